@@ -1,0 +1,13 @@
+import type { D1Migration } from "cloudflare:test";
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** Test-only: D1 migrations read in vitest.config.ts, applied in test/setup.ts. */
+      TEST_MIGRATIONS: D1Migration[];
+      /** Test-only: the anvil started by test/global-setup.ts. */
+      RPC_URL: string;
+    }
+  }
+}
+export {};
