@@ -1,0 +1,56 @@
+import { Scalar } from "@scalar/hono-api-reference";
+import type { ErrorHandler, NotFoundHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { createRouter } from "./lib/create-router";
+import { AppError, errorEnvelope } from "./lib/errors";
+import { requestId } from "./lib/request-id";
+import type { AppBindings } from "./lib/types";
+import { registerOpenApi } from "./openapi";
+import { routers } from "./routes";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Anything not an AppError is our fault: logged (without secrets) and reported as a bare 500. */
+export const onError: ErrorHandler<AppBindings> = (err, c) => {
+  const requestIdValue = c.get("requestId") ?? crypto.randomUUID();
+  let appError: AppError;
+  if (err instanceof AppError) {
+    appError = err;
+  } else if (err instanceof HTTPException && err.status < 500) {
+    // Hono raises these for unreadable bodies (malformed JSON, wrong content type).
+    appError = new AppError("validation_error", err.message || "invalid request body", [
+      { path: "body", message: err.message || "invalid request body" },
+    ]);
+  } else {
+    console.error(JSON.stringify({ level: "error", requestId: requestIdValue, error: err.name, path: c.req.path }));
+    appError = new AppError("internal_error", "internal error");
+  }
+  for (const [name, value] of Object.entries(appError.headers ?? {})) c.header(name, value);
+  c.header("x-request-id", requestIdValue);
+  return c.json(errorEnvelope(appError, requestIdValue), appError.status);
+};
+
+export const onNotFound: NotFoundHandler<AppBindings> = (c) => {
+  throw new AppError("not_found", `no route for ${c.req.method} ${c.req.path}`);
+};
+
+export function createApp() {
+  const app = createRouter();
+  app.use("*", requestId);
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError("payload_too_large", `request body exceeds ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+  for (const router of routers) app.route("/", router);
+  registerOpenApi(app);
+  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Mintyard API" }));
+  app.notFound(onNotFound);
+  app.onError(onError);
+  return app;
+}

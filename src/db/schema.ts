@@ -1,0 +1,324 @@
+// D1 schema. docs/storage.md documents every table, column family and index.
+// Conventions: ids are UUID text; addresses are stored lower-case (so equality and indexes
+// are case-free) and checksummed on output; token ids and token amounts are decimal text
+// (uint256 does not fit SQLite's 64-bit integers); times are integer milliseconds.
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+const updatedAt = () =>
+  integer("updated_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** HD index of the project wallet: m/44'/60'/0'/0/{walletIndex}. */
+    walletIndex: integer("wallet_index").notNull(),
+    walletAddress: text("wallet_address").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("projects_wallet_index_uq").on(t.walletIndex), index("projects_created_at_idx").on(t.createdAt)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id),
+    kind: text("kind", { enum: ["api", "secret"] }).notNull(),
+    /** SHA-256 of the plain key, lower-case hex. The plain key is never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** First characters of the plain key (e.g. `sk_3fA9`), safe to show in lists. */
+    prefix: text("prefix").notNull(),
+    createdAt: createdAt(),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_uq").on(t.keyHash), index("api_keys_project_idx").on(t.projectId)],
+);
+
+export const drops = sqliteTable(
+  "drops",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id),
+    chainId: integer("chain_id").notNull(),
+    contractAddress: text("contract_address").notNull(),
+    /** CREATE2 salt given to the DropFactory. */
+    salt: text("salt").notNull(),
+    name: text("name").notNull(),
+    symbol: text("symbol").notNull(),
+    description: text("description").notNull().default(""),
+    ownerAddress: text("owner_address").notNull(),
+    /** 32-byte hex secret; keccak256(blindboxKey) is the on-chain provenance hash. */
+    blindboxKey: text("blindbox_key").notNull(),
+    provenanceHash: text("provenance_hash").notNull(),
+    imageUrl: text("image_url").notNull().default(""),
+    baseUri: text("base_uri").notNull(),
+    mode: text("mode", { enum: ["standard", "badge"] }).notNull(),
+    metadataStorageType: text("metadata_storage_type", { enum: ["s3", "metadata-api", "self-hosted"] }).notNull(),
+    metadataRepoId: text("metadata_repo_id"),
+    creatorFeeAddress: text("creator_fee_address").notNull(),
+    creatorFeeBps: integer("creator_fee_bps").notNull(),
+    /** null = unlimited. */
+    totalSupply: integer("total_supply"),
+    /** Price per token in the currency's smallest unit. */
+    unitPrice: text("unit_price").notNull(),
+    /** null = native currency. */
+    currencyAddress: text("currency_address"),
+    startTime: integer("start_time", { mode: "timestamp_ms" }),
+    /** null = unlimited. */
+    limitPerWallet: integer("limit_per_wallet"),
+    merkleRoot: text("merkle_root"),
+    /** StandardMerkleTree.dump() of the whitelist, JSON; null without a whitelist. */
+    allowlistTree: text("allowlist_tree"),
+    /** Next token id the project wallet's mints will produce (ids start at 1). */
+    nextTokenId: integer("next_token_id").notNull().default(1),
+    status: text("status", { enum: ["pending", "deployed", "failed"] }).notNull().default("pending"),
+    deployTransactionId: text("deploy_transaction_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("drops_chain_contract_uq").on(t.chainId, t.contractAddress),
+    index("drops_project_created_idx").on(t.projectId, t.createdAt),
+    index("drops_chain_created_idx").on(t.chainId, t.createdAt),
+    index("drops_created_idx").on(t.createdAt),
+  ],
+);
+
+export const collections = sqliteTable(
+  "collections",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull(),
+    chainId: integer("chain_id").notNull(),
+    contractAddress: text("contract_address").notNull(),
+    schema: text("schema", { enum: ["ERC721", "ERC1155"] }).notNull(),
+    name: text("name"),
+    imageUrl: text("image_url"),
+    description: text("description"),
+    isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
+    dropId: text("drop_id"),
+    /** The indexer reads this contract's transfer logs. */
+    tracked: integer("tracked", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("collections_slug_uq").on(t.slug),
+    uniqueIndex("collections_chain_contract_uq").on(t.chainId, t.contractAddress),
+    index("collections_verified_idx").on(t.isVerified),
+  ],
+);
+
+export const assets = sqliteTable(
+  "assets",
+  {
+    id: text("id").primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    contractAddress: text("contract_address").notNull(),
+    tokenId: text("token_id").notNull(),
+    collectionId: text("collection_id").notNull(),
+    schema: text("schema", { enum: ["ERC721", "ERC1155"] }).notNull(),
+    name: text("name"),
+    /** lower(name), so the case-insensitive search can use LIKE on plain ASCII and Unicode alike. */
+    nameLower: text("name_lower"),
+    description: text("description"),
+    imageUrl: text("image_url"),
+    animationUrl: text("animation_url"),
+    tokenUri: text("token_uri"),
+    isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Cheapest active listing, kept by the order service so filters and price sorts need no
+     * join: its price zero-padded to 78 digits (text order = numeric order) and its hash.
+     */
+    bestPriceSort: text("best_price_sort"),
+    bestOrderHash: text("best_order_hash"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("assets_chain_contract_token_uq").on(t.chainId, t.contractAddress, t.tokenId),
+    index("assets_created_idx").on(t.createdAt),
+    index("assets_chain_created_idx").on(t.chainId, t.createdAt),
+    index("assets_contract_created_idx").on(t.contractAddress, t.createdAt),
+    index("assets_collection_created_idx").on(t.collectionId, t.createdAt),
+    index("assets_verified_created_idx").on(t.isVerified, t.createdAt),
+    index("assets_best_price_idx").on(t.bestPriceSort),
+    index("assets_chain_best_price_idx").on(t.chainId, t.bestPriceSort),
+    index("assets_contract_best_price_idx").on(t.contractAddress, t.bestPriceSort),
+  ],
+);
+
+export const ownerships = sqliteTable(
+  "ownerships",
+  {
+    chainId: integer("chain_id").notNull(),
+    contractAddress: text("contract_address").notNull(),
+    tokenId: text("token_id").notNull(),
+    ownerAddress: text("owner_address").notNull(),
+    /** 1 for ERC721; the ERC1155 balance otherwise (decimal text). */
+    balance: text("balance").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chainId, t.contractAddress, t.tokenId, t.ownerAddress] }),
+    index("ownerships_owner_idx").on(t.ownerAddress, t.chainId),
+  ],
+);
+
+export const tokenMetadata = sqliteTable(
+  "token_metadata",
+  {
+    chainId: integer("chain_id").notNull(),
+    contractAddress: text("contract_address").notNull(),
+    /** `default` for the drop's default metadata, otherwise the token id it overrides. */
+    tokenKey: text("token_key").notNull(),
+    name: text("name").notNull(),
+    description: text("description"),
+    image: text("image"),
+    animationUrl: text("animation_url"),
+    externalUrl: text("external_url"),
+    /** JSON array of TokenAttribute. */
+    attributes: text("attributes"),
+    /** JSON object. */
+    properties: text("properties"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.contractAddress, t.tokenKey] })],
+);
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    orderHash: text("order_hash").primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    status: text("status", { enum: ["active", "filled", "cancelled", "expired", "inactive"] }).notNull(),
+    offerer: text("offerer").notNull(),
+    contractAddress: text("contract_address").notNull(),
+    tokenId: text("token_id").notNull(),
+    quantity: text("quantity").notNull(),
+    /** What the buyer pays per unit (all consideration items / quantity), smallest unit. */
+    unitPrice: text("unit_price").notNull(),
+    priceSort: text("price_sort").notNull(),
+    /** null = native currency. */
+    currencyAddress: text("currency_address"),
+    priceSymbol: text("price_symbol").notNull(),
+    startTime: integer("start_time", { mode: "timestamp_ms" }).notNull(),
+    endTime: integer("end_time", { mode: "timestamp_ms" }).notNull(),
+    counter: text("counter").notNull(),
+    /** Full Seaport OrderComponents as JSON (numbers as decimal strings). */
+    parameters: text("parameters").notNull(),
+    signature: text("signature").notNull(),
+    /** Project whose key submitted the order, if any. */
+    projectId: text("project_id"),
+    fillTransactionHash: text("fill_transaction_hash"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("orders_token_status_price_idx").on(t.chainId, t.contractAddress, t.tokenId, t.status, t.priceSort),
+    index("orders_offerer_idx").on(t.chainId, t.offerer, t.status),
+    index("orders_status_end_idx").on(t.status, t.endTime),
+  ],
+);
+
+export const sales = sqliteTable(
+  "sales",
+  {
+    id: text("id").primaryKey(),
+    chainId: integer("chain_id").notNull(),
+    collectionId: text("collection_id").notNull(),
+    contractAddress: text("contract_address").notNull(),
+    tokenId: text("token_id").notNull(),
+    quantity: text("quantity").notNull(),
+    orderHash: text("order_hash"),
+    seller: text("seller").notNull(),
+    buyer: text("buyer").notNull(),
+    /** Total paid, smallest unit. */
+    price: text("price").notNull(),
+    currencyAddress: text("currency_address"),
+    transactionHash: text("transaction_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    blockNumber: integer("block_number").notNull(),
+    soldAt: integer("sold_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("sales_tx_log_uq").on(t.chainId, t.transactionHash, t.logIndex),
+    index("sales_chain_sold_idx").on(t.chainId, t.soldAt),
+    index("sales_sold_idx").on(t.soldAt),
+    index("sales_collection_sold_idx").on(t.collectionId, t.soldAt),
+  ],
+);
+
+export const transactions = sqliteTable(
+  "transactions",
+  {
+    id: text("id").primaryKey(),
+    jobId: text("job_id").notNull(),
+    projectId: text("project_id").notNull(),
+    chainId: integer("chain_id").notNull(),
+    status: text("status", { enum: ["pending", "confirmed", "reverted", "failed"] }).notNull(),
+    /** What the transaction does, for side effects on confirmation. */
+    kind: text("kind", { enum: ["deploy", "claim", "mint", "transfer", "buy", "nonce_fill"] }).notNull(),
+    /** The drop id or order hash the transaction acts on. */
+    subjectId: text("subject_id"),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    value: text("value").notNull(),
+    data: text("data").notNull(),
+    nonce: integer("nonce"),
+    transactionHash: text("transaction_hash"),
+    gasUsed: text("gas_used"),
+    gasPrice: text("gas_price"),
+    totalGasFee: text("total_gas_fee"),
+    blockNumber: integer("block_number"),
+    errorMessage: text("error_message"),
+    metadata: text("metadata"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("transactions_project_created_idx").on(t.projectId, t.createdAt),
+    index("transactions_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
+    index("transactions_job_idx").on(t.jobId),
+    index("transactions_hash_idx").on(t.chainId, t.transactionHash),
+  ],
+);
+
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    projectId: text("project_id").notNull(),
+    key: text("key").notNull(),
+    /** Method + path + SHA-256 of the body, to detect reuse with a different request. */
+    requestHash: text("request_hash").notNull(),
+    status: text("status", { enum: ["in_progress", "completed"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body"),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.key] }), index("idempotency_expires_idx").on(t.expiresAt)],
+);
+
+export const indexerCursors = sqliteTable("indexer_cursors", {
+  chainId: integer("chain_id").primaryKey(),
+  /** Last block whose logs are fully applied. */
+  lastBlock: integer("last_block").notNull(),
+  updatedAt: updatedAt(),
+});

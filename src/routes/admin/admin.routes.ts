@@ -1,0 +1,112 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAdmin } from "../../lib/auth";
+import { Address, errorResponses, IsoDateTime, jsonBody, jsonContent, Uuid } from "../../schemas/common";
+
+const tags = ["Admin"];
+const security = [{ AdminToken: [] }];
+
+export const ProjectSchema = z
+  .object({ id: Uuid, name: z.string(), walletAddress: Address, createdAt: IsoDateTime })
+  .openapi("Project");
+
+export const CreatedKeySchema = z
+  .object({
+    id: Uuid,
+    kind: z.enum(["api", "secret"]),
+    key: z.string().openapi({ description: "The plain key. Shown only in this response; store it now.", example: "sk_3fA9…" }),
+    prefix: z.string().openapi({ example: "sk_3fA9Qz" }),
+    projectId: Uuid,
+    createdAt: IsoDateTime,
+  })
+  .openapi("CreatedKey");
+
+export const KeySchema = z
+  .object({
+    id: Uuid,
+    kind: z.enum(["api", "secret"]),
+    prefix: z.string(),
+    projectId: Uuid,
+    createdAt: IsoDateTime,
+    revokedAt: IsoDateTime.nullable(),
+  })
+  .openapi("Key");
+
+const ProjectIdParams = z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) });
+const KeyIdParams = z.object({ keyId: z.uuid("must be a UUID").openapi({ param: { name: "keyId", in: "path" } }) });
+
+export const createProject = createRoute({
+  method: "post",
+  path: "/v1/admin/projects",
+  tags,
+  security,
+  middleware: [requireAdmin] as const,
+  summary: "Create a project",
+  description: "Creates a project with its own project wallet (the next HD index of WALLET_MNEMONIC).",
+  request: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi({ example: { name: "Acme" } })),
+  responses: {
+    201: jsonContent(ProjectSchema, "Project created"),
+    ...errorResponses("validation_error", "unauthorized"),
+  },
+});
+
+export const listProjects = createRoute({
+  method: "get",
+  path: "/v1/admin/projects",
+  tags,
+  security,
+  middleware: [requireAdmin] as const,
+  summary: "List projects",
+  description: "Every project, newest first.",
+  responses: {
+    200: jsonContent(z.object({ data: z.array(ProjectSchema) }), "Projects"),
+    ...errorResponses("unauthorized"),
+  },
+});
+
+export const createKey = createRoute({
+  method: "post",
+  path: "/v1/admin/projects/{id}/keys",
+  tags,
+  security,
+  middleware: [requireAdmin] as const,
+  summary: "Create an API key or secret key",
+  description: "`api` keys (`ak_…`) read and submit orders; `secret` keys (`sk_…`) also spend with the project wallet. The plain key is returned once and stored only as SHA-256.",
+  request: {
+    params: ProjectIdParams,
+    ...jsonBody(z.strictObject({ kind: z.enum(["api", "secret"]) }).openapi({ example: { kind: "secret" } })),
+  },
+  responses: {
+    201: jsonContent(CreatedKeySchema, "Key created"),
+    ...errorResponses("validation_error", "unauthorized", "not_found"),
+  },
+});
+
+export const listKeys = createRoute({
+  method: "get",
+  path: "/v1/admin/projects/{id}/keys",
+  tags,
+  security,
+  middleware: [requireAdmin] as const,
+  summary: "List a project's keys",
+  description: "Key ids, kinds and display prefixes (never the keys themselves).",
+  request: { params: ProjectIdParams },
+  responses: {
+    200: jsonContent(z.object({ data: z.array(KeySchema) }), "Keys"),
+    ...errorResponses("validation_error", "unauthorized", "not_found"),
+  },
+});
+
+export const revokeKey = createRoute({
+  method: "delete",
+  path: "/v1/admin/keys/{keyId}",
+  tags,
+  security,
+  middleware: [requireAdmin] as const,
+  summary: "Revoke a key",
+  description: "The key stops working at once: its D1 row is marked revoked and its KV cache entry deleted. Revoking twice is a no-op.",
+  request: { params: KeyIdParams },
+  responses: {
+    204: { description: "Revoked" },
+    ...errorResponses("validation_error", "unauthorized", "not_found"),
+  },
+});

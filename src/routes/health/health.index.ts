@@ -1,0 +1,5 @@
+import { createRouter } from "../../lib/create-router";
+import { healthHandler } from "./health.handlers";
+import { health } from "./health.routes";
+
+export const healthRouter = createRouter().openapi(health, healthHandler);

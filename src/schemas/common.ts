@@ -1,0 +1,77 @@
+import { z } from "@hono/zod-openapi";
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../lib/errors";
+
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** Request address: 20-byte hex in any case, normalised to lower case for storage and lookups. */
+export const AddressInput = z
+  .string()
+  .regex(HEX_ADDRESS, "must be a 20-byte hex address (0x + 40 hex characters)")
+  .transform((value) => value.toLowerCase())
+  .openapi({ example: "0x5FbDB2315678afecb367f032d93F642f64180aa3", description: "20-byte hex address, any case" });
+
+/** Response address: EIP-55 checksummed. */
+export const Address = z.string().openapi({ example: "0x5FbDB2315678afecb367f032d93F642f64180aa3", description: "EIP-55 checksummed address" });
+
+export const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/, "must be 0x-prefixed hex");
+export const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32-byte hex (0x + 64 hex characters)");
+
+/** Non-negative integer as a decimal string (uint256 amounts and token ids). */
+export const UintString = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,77})$/, "must be a non-negative integer string")
+  .refine((value) => BigInt(value) < 2n ** 256n, "must fit in uint256")
+  .openapi({ example: "1000000000000000" });
+
+export const ChainIdBody = z.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });
+export const ChainIdQuery = z.coerce.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });
+
+export const IsoDateTime = z.string().openapi({ format: "date-time", example: "2026-11-21T12:00:00.000Z" });
+export const Uuid = z.string().openapi({ format: "uuid", example: "0b7c3f9e-3c1d-4a8e-9a53-2f1f6b3c8d11" });
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      requestId: z.string(),
+    }),
+  })
+  .openapi("ErrorEnvelope", {
+    example: {
+      error: {
+        code: "validation_error",
+        message: "body.recipientAddress: must be a 20-byte hex address (0x + 40 hex characters)",
+        details: [{ path: "body.recipientAddress", message: "must be a 20-byte hex address (0x + 40 hex characters)" }],
+        requestId: "4f1c2d0e-6b0a-4d8e-9a53-2f1f6b3c8d11",
+      },
+    },
+  });
+
+/** OpenAPI response entries for the error codes a route can return. */
+export function errorResponses(...codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, statusCodes]) => [
+      status,
+      {
+        description: `Error: ${statusCodes.join(", ")}`,
+        content: { "application/json": { schema: ErrorEnvelopeSchema } },
+      },
+    ]),
+  ) as Record<number, { description: string; content: { "application/json": { schema: typeof ErrorEnvelopeSchema } } }>;
+}
+
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  body: { content: { "application/json": { schema } }, required: true, ...(description ? { description } : {}) },
+});

@@ -1,0 +1,121 @@
+// Resource shapes of the interface (seed) with the design's decisions (DESIGN §4).
+import { z } from "@hono/zod-openapi";
+import { Address, IsoDateTime, Uuid } from "./common";
+
+export const ListingSchema = z
+  .object({
+    unitPrice: z.string().openapi({ description: "Price per unit the buyer pays, integer in the currency's smallest unit", example: "10000000000000000" }),
+    priceSymbol: z.string().openapi({ example: "ETH" }),
+    quantity: z.string().openapi({ example: "1" }),
+    offerer: Address,
+    orderHash: z.string().openapi({ example: "0x2a7d7e0b5b1e8f0c0f7e4c4f1b9b7c8d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b" }),
+  })
+  .openapi("Listing");
+
+export const CollectionSchema = z
+  .object({
+    id: Uuid,
+    slug: z.string().openapi({ example: "soneium:0x5fbdb2315678afecb367f032d93f642f64180aa3" }),
+    chainId: z.number().int(),
+    contractAddress: Address,
+    name: z.string().nullable().optional(),
+    imageUrl: z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+    isVerified: z.boolean().optional(),
+  })
+  .openapi("Collection");
+
+export const AssetSchema = z
+  .object({
+    id: Uuid,
+    chainId: z.number().int(),
+    contractAddress: Address,
+    tokenId: z.string().openapi({ example: "1" }),
+    schema: z.enum(["ERC721", "ERC1155"]),
+    name: z.string().nullable().optional(),
+    description: z.string().nullable().optional(),
+    imageUrl: z.string().nullable().optional(),
+    animationUrl: z.string().nullable().optional(),
+    tokenUri: z.string().nullable().optional(),
+    bestListing: ListingSchema.nullable().optional(),
+    collection: CollectionSchema.nullable().optional(),
+  })
+  .openapi("Asset");
+
+/** Claim responses predict the minted tokens before the transaction confirms: no `id` yet. */
+export const ClaimedAssetSchema = AssetSchema.omit({ id: true }).openapi("ClaimedAsset");
+
+export const TransactionStatusSchema = z.enum(["pending", "confirmed", "reverted", "failed"]).openapi("TransactionStatus", {
+  description:
+    "pending: signed and broadcast, no receipt · confirmed: mined and succeeded · reverted: mined and failed · failed: never mined (errorMessage says why)",
+});
+
+export const TransactionSchema = z
+  .object({
+    id: Uuid,
+    jobId: Uuid.openapi({ description: "Groups the transactions of one request" }),
+    status: TransactionStatusSchema,
+    projectId: Uuid,
+    transactionHash: z.string().nullable().openapi({ description: "Latest hash; a fee bump replaces it", example: "0x9c1f…" }),
+    chainId: z.number().int(),
+    from: Address,
+    to: Address,
+    value: z.string().openapi({ example: "0" }),
+    data: z.string().openapi({ example: "0x" }),
+    gasUsed: z.string().nullable(),
+    gasPrice: z.string().nullable(),
+    totalGasFee: z.string().nullable(),
+    metadata: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+  })
+  .openapi("Transaction");
+
+export const DropSchema = z
+  .object({
+    id: Uuid,
+    chainId: z.number().int(),
+    contractAddress: Address,
+    name: z.string(),
+    symbol: z.string(),
+    description: z.string(),
+    ownerAddress: Address,
+    blindboxKey: z.string().nullable().openapi({ description: "32-byte hex secret; null unless the reader's project owns the drop" }),
+    imageUrl: z.string(),
+    baseUri: z.string(),
+    creatorFeeAddress: Address,
+    creatorFeeBps: z.number().int(),
+    projectId: Uuid,
+    metadataRepoId: z.string().nullable(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+  })
+  .openapi("Drop");
+
+export const TokenAttributeSchema = z
+  .strictObject({
+    trait_type: z.string().min(1).max(200),
+    value: z.unknown().refine((v) => v !== undefined, "required").openapi({ description: "Any JSON value" }),
+    display_type: z.string().max(100).optional(),
+  })
+  .openapi("TokenAttribute");
+
+export const TokenMetadataSchema = z
+  .strictObject({
+    name: z.string().min(1).max(500),
+    description: z.string().max(10_000).optional(),
+    image: z.url().max(2048).optional(),
+    animationUrl: z.url().max(2048).optional(),
+    externalUrl: z.url().max(2048).optional(),
+    attributes: z.array(TokenAttributeSchema).max(200).optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("TokenMetadata");
+
+export type Listing = z.infer<typeof ListingSchema>;
+export type Collection = z.infer<typeof CollectionSchema>;
+export type Asset = z.infer<typeof AssetSchema>;
+export type ClaimedAsset = z.infer<typeof ClaimedAssetSchema>;
+export type DropView = z.infer<typeof DropSchema>;
+export type TokenMetadata = z.infer<typeof TokenMetadataSchema>;

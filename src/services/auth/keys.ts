@@ -1,0 +1,82 @@
+// API and secret keys: generated here, stored only as SHA-256, resolved through a KV cache.
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { apiKeys } from "../../db/schema";
+
+export type KeyKind = "api" | "secret";
+
+export const KEY_PREFIX: Record<KeyKind, string> = { api: "ak_", secret: "sk_" };
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_RANDOM_CHARS = 40;
+/** Characters of the plain key kept for display (`sk_` + 6). */
+const DISPLAY_PREFIX_LENGTH = 9;
+
+export interface ResolvedKey {
+  keyId: string;
+  projectId: string;
+  kind: KeyKind;
+}
+
+/** KV value for a key hash. Revocation deletes the entry, so `revoked` is only a guard. */
+interface CachedKey extends ResolvedKey {
+  revoked: boolean;
+}
+
+export const keyCacheKey = (keyHash: string) => `apikey:${keyHash}`;
+
+/** `ak_`/`sk_` + 40 base62 characters (~238 bits), rejection-sampled so every char is uniform. */
+export function generatePlainKey(kind: KeyKind): string {
+  let out = "";
+  while (out.length < KEY_RANDOM_CHARS) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(64))) {
+      if (byte < 248 && out.length < KEY_RANDOM_CHARS) out += BASE62[byte % 62];
+    }
+  }
+  return KEY_PREFIX[kind] + out;
+}
+
+export const displayPrefix = (plainKey: string) => plainKey.slice(0, DISPLAY_PREFIX_LENGTH);
+
+export async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Constant-time equality of two strings of hex digests (lengths are public). */
+export function timingSafeEqualHex(a: string, b: string): boolean {
+  const left = new TextEncoder().encode(a);
+  const right = new TextEncoder().encode(b);
+  if (left.byteLength !== right.byteLength) return false;
+  return crypto.subtle.timingSafeEqual(left, right);
+}
+
+const PLAIN_KEY_SHAPE = /^(ak|sk)_[0-9A-Za-z]{32,64}$/;
+
+interface KeyStore {
+  db: Db;
+  kv: KVNamespace;
+  cacheTtlSeconds: number;
+}
+
+/** The key's project and kind, or null when the key is unknown, malformed or revoked. */
+export async function resolveKey(store: KeyStore, plainKey: string): Promise<ResolvedKey | null> {
+  if (!PLAIN_KEY_SHAPE.test(plainKey)) return null;
+  const keyHash = await sha256Hex(plainKey);
+
+  const cached = await store.kv.get<CachedKey>(keyCacheKey(keyHash), "json");
+  if (cached) return cached.revoked ? null : { keyId: cached.keyId, projectId: cached.projectId, kind: cached.kind };
+
+  const row = await store.db
+    .select({ id: apiKeys.id, projectId: apiKeys.projectId, kind: apiKeys.kind, keyHash: apiKeys.keyHash })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .get();
+  // The row was found by its hash; the explicit constant-time check keeps the comparison
+  // itself free of early exits should the lookup ever become a prefix match.
+  if (!row || !timingSafeEqualHex(row.keyHash, keyHash)) return null;
+
+  const resolved: ResolvedKey = { keyId: row.id, projectId: row.projectId, kind: row.kind };
+  const entry: CachedKey = { ...resolved, revoked: false };
+  await store.kv.put(keyCacheKey(keyHash), JSON.stringify(entry), { expirationTtl: Math.max(60, store.cacheTtlSeconds) });
+  return resolved;
+}

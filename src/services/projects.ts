@@ -1,0 +1,113 @@
+import { desc, eq, sql } from "drizzle-orm";
+import { projectWalletAddress } from "../chain/wallet";
+import { apiKeys, projects } from "../db/schema";
+import { notFound } from "../lib/errors";
+import { displayPrefix, generatePlainKey, keyCacheKey, sha256Hex, type KeyKind } from "./auth/keys";
+import type { ServiceContext } from "./context";
+
+export interface ProjectView {
+  id: string;
+  name: string;
+  walletAddress: string;
+  createdAt: string;
+}
+
+export interface KeyView {
+  id: string;
+  kind: KeyKind;
+  prefix: string;
+  projectId: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Index 0 is left unused so that no project shares the mnemonic's first (most reused) account. */
+const FIRST_WALLET_INDEX = 1;
+const MAX_INDEX_ATTEMPTS = 5;
+
+const toProjectView = (row: typeof projects.$inferSelect): ProjectView => ({
+  id: row.id,
+  name: row.name,
+  walletAddress: row.walletAddress,
+  createdAt: row.createdAt.toISOString(),
+});
+
+const toKeyView = (row: typeof apiKeys.$inferSelect): KeyView => ({
+  id: row.id,
+  kind: row.kind,
+  prefix: row.prefix,
+  projectId: row.projectId,
+  createdAt: row.createdAt.toISOString(),
+  revokedAt: row.revokedAt?.toISOString() ?? null,
+});
+
+export async function createProject({ env, db }: ServiceContext, name: string): Promise<ProjectView> {
+  // Concurrent creations may pick the same next index; the unique index turns the loser's insert
+  // into a no-op, and it retries with a fresh maximum.
+  for (let attempt = 0; attempt < MAX_INDEX_ATTEMPTS; attempt++) {
+    const { next } = (await db
+      .select({ next: sql<number>`coalesce(max(${projects.walletIndex}) + 1, ${FIRST_WALLET_INDEX})` })
+      .from(projects)
+      .get())!;
+    const now = new Date();
+    const inserted = await db
+      .insert(projects)
+      .values({
+        id: crypto.randomUUID(),
+        name,
+        walletIndex: next,
+        walletAddress: projectWalletAddress(env.WALLET_MNEMONIC, next),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted[0]) return toProjectView(inserted[0]);
+  }
+  throw new Error("could not allocate a wallet index");
+}
+
+export async function listProjects({ db }: ServiceContext): Promise<ProjectView[]> {
+  const rows = await db.select().from(projects).orderBy(desc(projects.createdAt)).all();
+  return rows.map(toProjectView);
+}
+
+export async function getProjectRow({ db }: ServiceContext, projectId: string) {
+  const row = await db.select().from(projects).where(eq(projects.id, projectId)).get();
+  if (!row) throw notFound("project");
+  return row;
+}
+
+export async function createKey(ctx: ServiceContext, projectId: string, kind: KeyKind) {
+  await getProjectRow(ctx, projectId);
+  const key = generatePlainKey(kind);
+  const [row] = await ctx.db
+    .insert(apiKeys)
+    .values({
+      id: crypto.randomUUID(),
+      projectId,
+      kind,
+      keyHash: await sha256Hex(key),
+      prefix: displayPrefix(key),
+      createdAt: new Date(),
+    })
+    .returning();
+  const view = toKeyView(row!);
+  return { id: view.id, kind: view.kind, key, prefix: view.prefix, projectId, createdAt: view.createdAt };
+}
+
+export async function listKeys(ctx: ServiceContext, projectId: string): Promise<KeyView[]> {
+  await getProjectRow(ctx, projectId);
+  const rows = await ctx.db.select().from(apiKeys).where(eq(apiKeys.projectId, projectId)).orderBy(desc(apiKeys.createdAt)).all();
+  return rows.map(toKeyView);
+}
+
+/** Revokes in D1 first, then drops the KV entry so no cached copy outlives the revocation. */
+export async function revokeKey({ db, env }: ServiceContext, keyId: string): Promise<void> {
+  const row = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+  if (!row) throw notFound("key");
+  if (!row.revokedAt) {
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
+  }
+  await env.KV.delete(keyCacheKey(row.keyHash));
+}

@@ -1,0 +1,70 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject } from "../helpers/projects";
+
+describe("admin API", () => {
+  it("creates a project with its own HD wallet and returns it checksummed", async () => {
+    const first = await call("/v1/admin/projects", { admin: true, body: { name: "Alpha" } });
+    const second = await call("/v1/admin/projects", { admin: true, body: { name: "Beta" } });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ name: "Alpha", id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(first.body.walletAddress).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(first.body.walletAddress).not.toBe(first.body.walletAddress.toLowerCase());
+    expect(second.body.walletAddress).not.toBe(first.body.walletAddress);
+
+    const list = await call("/v1/admin/projects", { admin: true });
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual(expect.arrayContaining([first.body.id, second.body.id]));
+  });
+
+  it("returns a plain key once and stores only its SHA-256", async () => {
+    const project = await call("/v1/admin/projects", { admin: true, body: { name: "Keys" } });
+    const created = await call(`/v1/admin/projects/${project.body.id}/keys`, { admin: true, body: { kind: "secret" } });
+    expect(created.status).toBe(201);
+    expect(created.body.key).toMatch(/^sk_[0-9A-Za-z]{40}$/);
+    expect(created.body.prefix).toBe(created.body.key.slice(0, 9));
+
+    const row = await env.DB.prepare("select * from api_keys where id = ?").bind(created.body.id).first<Record<string, string>>();
+    expect(Object.values(row!)).not.toContain(created.body.key);
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(created.body.key));
+    expect(row!.key_hash).toBe([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""));
+
+    const listed = await call(`/v1/admin/projects/${project.body.id}/keys`, { admin: true });
+    expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
+    expect(listed.body.data[0]).toMatchObject({ id: created.body.id, kind: "secret", revokedAt: null });
+  });
+
+  it("rejects missing and wrong admin tokens with 401", async () => {
+    expectEnvelope(await call("/v1/admin/projects"), 401, "unauthorized");
+    expectEnvelope(await call("/v1/admin/projects", { headers: { authorization: "Bearer nope" } }), 401, "unauthorized");
+    const project = await createTestProject();
+    // A project's own secret key is not an admin token.
+    expectEnvelope(await call("/v1/admin/projects", { secretKey: project.secretKey }), 401, "unauthorized");
+  });
+
+  it("validates bodies strictly and names the field", async () => {
+    const unknownField = expectEnvelope(await call("/v1/admin/projects", { admin: true, body: { name: "x", extra: 1 } }), 400, "validation_error");
+    expect(unknownField.details).toContainEqual({ path: "body.extra", message: "unknown field" });
+    const wrongType = expectEnvelope(await call("/v1/admin/projects", { admin: true, body: { name: 5 } }), 400, "validation_error");
+    expect(wrongType.details?.[0]?.path).toBe("body.name");
+    const malformed = expectEnvelope(await call("/v1/admin/projects", { admin: true, rawBody: "{not json" }), 400, "validation_error");
+    expect(malformed.details?.[0]?.path).toBe("body");
+    const badKind = expectEnvelope(
+      await call("/v1/admin/projects/00000000-0000-4000-8000-000000000000/keys", { admin: true, body: { kind: "root" } }),
+      400,
+      "validation_error",
+    );
+    expect(badKind.details?.[0]?.path).toBe("body.kind");
+    expectEnvelope(await call("/v1/admin/projects/not-a-uuid/keys", { admin: true, body: { kind: "api" } }), 400, "validation_error");
+  });
+
+  it("404s keys for an unknown project and unknown key ids", async () => {
+    expectEnvelope(
+      await call("/v1/admin/projects/00000000-0000-4000-8000-000000000000/keys", { admin: true, body: { kind: "api" } }),
+      404,
+      "not_found",
+    );
+    expectEnvelope(await call("/v1/admin/keys/00000000-0000-4000-8000-000000000000", { admin: true, method: "DELETE" }), 404, "not_found");
+  });
+});
