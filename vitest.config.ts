@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets";
+import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
 // Two projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
 // against a real anvil started by test/global-setup.ts; "contracts" runs the Solidity suite in

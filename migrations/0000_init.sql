@@ -175,6 +175,8 @@ CREATE TABLE `sales` (
 	`seller` text NOT NULL,
 	`buyer` text NOT NULL,
 	`price` text NOT NULL,
+	`price_gwei` integer NOT NULL,
+	`price_sub_gwei` integer NOT NULL,
 	`currency_address` text,
 	`transaction_hash` text NOT NULL,
 	`log_index` integer NOT NULL,

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { createRouter } from "./lib/create-router";
 import { AppError, errorEnvelope } from "./lib/errors";
+import { logError } from "./lib/log";
 import { requestId } from "./lib/request-id";
 import type { AppBindings } from "./lib/types";
 import { registerOpenApi } from "./openapi";
@@ -23,7 +24,7 @@ export const onError: ErrorHandler<AppBindings> = (err, c) => {
       { path: "body", message: err.message || "invalid request body" },
     ]);
   } else {
-    console.error(JSON.stringify({ level: "error", requestId: requestIdValue, error: err.name, path: c.req.path }));
+    logError(c.env, { requestId: requestIdValue, method: c.req.method, path: c.req.path }, err);
     appError = new AppError("internal_error", "internal error");
   }
   for (const [name, value] of Object.entries(appError.headers ?? {})) c.header(name, value);

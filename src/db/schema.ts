@@ -250,6 +250,12 @@ export const sales = sqliteTable(
     buyer: text("buyer").notNull(),
     /** Total paid, smallest unit. */
     price: text("price").notNull(),
+    /**
+     * The same price split at 10^9 (price = priceGwei * 10^9 + priceSubGwei) so SQL can SUM
+     * volumes exactly within 64-bit integers; trending ranks and reports from these.
+     */
+    priceGwei: integer("price_gwei").notNull(),
+    priceSubGwei: integer("price_sub_gwei").notNull(),
     currencyAddress: text("currency_address"),
     transactionHash: text("transaction_hash").notNull(),
     logIndex: integer("log_index").notNull(),

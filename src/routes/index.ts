@@ -1,4 +1,8 @@
 import { adminRouter } from "./admin/admin.index";
+import { assetsRouter } from "./assets/assets.index";
+import { collectionsRouter } from "./collections/collections.index";
+import { dropsRouter } from "./drops/drops.index";
 import { healthRouter } from "./health/health.index";
+import { transactionsRouter } from "./transactions/transactions.index";
 
-export const routers = [healthRouter, adminRouter];
+export const routers = [healthRouter, adminRouter, dropsRouter, assetsRouter, collectionsRouter, transactionsRouter];

@@ -75,3 +75,36 @@ export const jsonContent = <T extends z.ZodType>(schema: T, description: string)
 export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
   body: { content: { "application/json": { schema } }, required: true, ...(description ? { description } : {}) },
 });
+
+type Security = Record<string, string[]>[];
+/** Reads and order submission: an API key or a secret key. */
+export const READ_SECURITY: Security = [{ ApiKey: [] }, { SecretKey: [] }];
+/** Anything that spends or signs with the project wallet. */
+export const SECRET_SECURITY: Security = [{ SecretKey: [] }];
+export const ADMIN_SECURITY: Security = [{ AdminToken: [] }];
+
+/** `true`/`false` in a query string. */
+export const BooleanQuery = z
+  .enum(["true", "false"], "must be true or false")
+  .transform((value) => value === "true")
+  .openapi({ type: "boolean", example: true });
+
+export const PageQuery = z.coerce
+  .number("must be a number")
+  .int("must be an integer")
+  .min(1, "must be at least 1")
+  .max(1_000_000, "must be at most 1000000")
+  .default(1)
+  .openapi({ example: 1, description: "Page number, from 1" });
+
+export const LimitQuery = z.coerce
+  .number("must be a number")
+  .int("must be an integer")
+  .min(1, "must be at least 1")
+  .max(100, "must be at most 100")
+  .default(20)
+  .openapi({ example: 20, description: "Page size, 1..100" });
+
+export const PaginationSchema = z
+  .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() })
+  .openapi("Pagination");

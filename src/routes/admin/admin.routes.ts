@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
-import { Address, errorResponses, IsoDateTime, jsonBody, jsonContent, Uuid } from "../../schemas/common";
+import { ADMIN_SECURITY, Address, errorResponses, IsoDateTime, jsonBody, jsonContent, Uuid } from "../../schemas/common";
 
 const tags = ["Admin"];
-const security = [{ AdminToken: [] }];
+const security = ADMIN_SECURITY;
 
 export const ProjectSchema = z
   .object({ id: Uuid, name: z.string(), walletAddress: Address, createdAt: IsoDateTime })

@@ -1,0 +1,18 @@
+import { getChain } from "../../lib/chains";
+import type { AppRouteHandler } from "../../lib/types";
+import { exploreAssets, getAsset } from "../../services/assets/read-assets";
+import { serviceContext } from "../../services/context";
+import type { exploreAssets as exploreRoute, getAsset as getAssetRoute } from "./assets.routes";
+
+export const exploreAssetsHandler: AppRouteHandler<typeof exploreRoute> = async (c) => {
+  const query = c.req.valid("query");
+  if (query.chainId !== undefined) getChain(c.env, query.chainId);
+  const { data, total } = await exploreAssets(serviceContext(c.env), query);
+  return c.json({ data, pagination: { total, page: query.page, limit: query.limit } }, 200);
+};
+
+export const getAssetHandler: AppRouteHandler<typeof getAssetRoute> = async (c) => {
+  const { chainId, contractAddress, tokenId } = c.req.valid("param");
+  getChain(c.env, chainId);
+  return c.json(await getAsset(serviceContext(c.env), chainId, contractAddress, tokenId), 200);
+};

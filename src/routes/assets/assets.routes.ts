@@ -1,0 +1,70 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { anyKey } from "../../lib/auth";
+import {
+  AddressInput,
+  BooleanQuery,
+  ChainIdQuery,
+  errorResponses,
+  jsonContent,
+  LimitQuery,
+  PageQuery,
+  PaginationSchema,
+  READ_SECURITY,
+  UintString,
+} from "../../schemas/common";
+import { AssetSchema } from "../../schemas/resources";
+
+const tags = ["Assets"];
+
+export const ExploreQuerySchema = z.strictObject({
+  chainId: ChainIdQuery.optional(),
+  contractAddress: AddressInput.optional(),
+  ownerAddress: AddressInput.optional().openapi({ description: "Only assets this address holds (balance > 0)" }),
+  search: z.string().trim().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the asset name" }),
+  isVerified: BooleanQuery.optional().openapi({ description: "Only assets of verified (true) or unverified (false) collections" }),
+  hasListings: BooleanQuery.optional().openapi({ description: "Only assets with (true) or without (false) an active listing" }),
+  page: PageQuery,
+  limit: LimitQuery,
+  sortBy: z
+    .enum(["createdAt:DESC", "createdAt:ASC", "price:ASC", "price:DESC"])
+    .default("createdAt:DESC")
+    .openapi({ description: "Price sorts use the best listing; unlisted assets come last" }),
+});
+
+export const AssetPageSchema = z.object({ data: z.array(AssetSchema), pagination: PaginationSchema }).openapi("AssetPage");
+
+export const exploreAssets = createRoute({
+  method: "get",
+  path: "/v1/assets/explore",
+  tags,
+  security: READ_SECURITY,
+  middleware: [anyKey] as const,
+  summary: "Search assets",
+  description: "Assets across all collections, each with its best (cheapest active) listing and its collection.",
+  request: { query: ExploreQuerySchema },
+  responses: {
+    200: jsonContent(AssetPageSchema, "A page of assets"),
+    ...errorResponses("validation_error", "unsupported_chain", "unauthorized"),
+  },
+});
+
+export const getAsset = createRoute({
+  method: "get",
+  path: "/v1/assets/{chainId}/{contractAddress}/{tokenId}",
+  tags,
+  security: READ_SECURITY,
+  middleware: [anyKey] as const,
+  summary: "Get an asset",
+  description: "One token with its best listing and collection.",
+  request: {
+    params: z.object({
+      chainId: ChainIdQuery.openapi({ param: { name: "chainId", in: "path" } }),
+      contractAddress: AddressInput.openapi({ param: { name: "contractAddress", in: "path" } }),
+      tokenId: UintString.openapi({ param: { name: "tokenId", in: "path" }, example: "1" }),
+    }),
+  },
+  responses: {
+    200: jsonContent(AssetSchema, "Asset found"),
+    ...errorResponses("validation_error", "unsupported_chain", "unauthorized", "not_found"),
+  },
+});

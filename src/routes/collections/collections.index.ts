@@ -1,0 +1,5 @@
+import { createRouter } from "../../lib/create-router";
+import { trendingHandler } from "./collections.handlers";
+import { trending } from "./collections.routes";
+
+export const collectionsRouter = createRouter().openapi(trending, trendingHandler);

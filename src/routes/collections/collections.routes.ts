@@ -1,0 +1,36 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { anyKey } from "../../lib/auth";
+import { ChainIdQuery, errorResponses, jsonContent, READ_SECURITY } from "../../schemas/common";
+import { CollectionSchema } from "../../schemas/resources";
+
+export const TrendingEntrySchema = z
+  .object({
+    collection: CollectionSchema,
+    volume: z.string().openapi({ description: "Sale volume in the period, native currency, smallest unit", example: "2500000000000000000" }),
+    sales: z.number().int().openapi({ description: "Sales in the period (any currency)" }),
+    floorPrice: z.string().nullable().openapi({ description: "Cheapest active native-currency listing now, smallest unit" }),
+    change: z.number().nullable().openapi({ description: "Volume change versus the previous period as a fraction (0.5 = +50 %); null when the previous period had no volume" }),
+  })
+  .openapi("TrendingCollection");
+
+export const trending = createRoute({
+  method: "get",
+  path: "/v1/collections/trending",
+  tags: ["Collections"],
+  security: READ_SECURITY,
+  middleware: [anyKey] as const,
+  summary: "Trending collections",
+  description:
+    "Collections ranked by sale volume in the period (ties: number of sales, then slug), from the sales the service recorded or indexed.",
+  request: {
+    query: z.strictObject({
+      chainId: ChainIdQuery.optional(),
+      period: z.enum(["1h", "24h", "7d", "30d"]).default("24h"),
+      limit: z.coerce.number("must be a number").int("must be an integer").min(1, "must be at least 1").max(100, "must be at most 100").default(10),
+    }),
+  },
+  responses: {
+    200: jsonContent(z.object({ data: z.array(TrendingEntrySchema), period: z.enum(["1h", "24h", "7d", "30d"]) }).openapi("TrendingPage"), "Trending collections"),
+    ...errorResponses("validation_error", "unsupported_chain", "unauthorized"),
+  },
+});

@@ -1,0 +1,79 @@
+import type { z } from "@hono/zod-openapi";
+import { getChain } from "../../lib/chains";
+import { validationError } from "../../lib/errors";
+import { lenientLimit, lenientPage, lenientSortBy, paginatedLinks, paginatedMeta, type PaginateConfig } from "../../lib/paginate";
+import type { AppRouteHandler } from "../../lib/types";
+import { serviceContext } from "../../services/context";
+import { getDrop, listDrops, type DropFilters } from "../../services/drops/read-drops";
+import type { DropListQuery, getDrop as getDropRoute, listDrops as listDropsRoute } from "./drops.routes";
+
+const DROPS_PAGINATION: PaginateConfig = {
+  sortableColumns: ["createdAt"],
+  defaultSortBy: [["createdAt", "DESC"]],
+  defaultLimit: 20,
+  maxLimit: 100,
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const CHAIN_ID = /^[1-9][0-9]{0,15}$/;
+
+type Query = z.infer<typeof DropListQuery>;
+type FilterName = keyof DropFilters;
+
+/** `filter.x` wins over plain `x`; a `$eq:` prefix is accepted, other operators are not. */
+function filterValue(query: Query, name: FilterName): string | undefined {
+  const raw = query[`filter.${name}`] ?? query[name];
+  if (raw === undefined) return undefined;
+  const operator = /^\$([a-z]+):/i.exec(raw);
+  if (operator && operator[1]!.toLowerCase() !== "eq") {
+    throw validationError(`query.filter.${name}`, `only the $eq operator is supported`);
+  }
+  return operator ? raw.slice(operator[0].length) : raw;
+}
+
+function parseFilters(env: Env, query: Query): { filters: DropFilters; echo: Record<string, string> } {
+  const filters: DropFilters = {};
+  const echo: Record<string, string> = {};
+  const projectId = filterValue(query, "projectId");
+  if (projectId !== undefined) {
+    if (!UUID.test(projectId)) throw validationError("query.filter.projectId", "must be a UUID");
+    filters.projectId = projectId.toLowerCase();
+    echo.projectId = `$eq:${filters.projectId}`;
+  }
+  const chainId = filterValue(query, "chainId");
+  if (chainId !== undefined) {
+    if (!CHAIN_ID.test(chainId)) throw validationError("query.filter.chainId", "must be a positive integer");
+    filters.chainId = getChain(env, Number(chainId)).chainId;
+    echo.chainId = `$eq:${filters.chainId}`;
+  }
+  const contractAddress = filterValue(query, "contractAddress");
+  if (contractAddress !== undefined) {
+    if (!ADDRESS.test(contractAddress)) throw validationError("query.filter.contractAddress", "must be a 20-byte hex address");
+    filters.contractAddress = contractAddress.toLowerCase();
+    echo.contractAddress = `$eq:${filters.contractAddress}`;
+  }
+  return { filters, echo };
+}
+
+export const listDropsHandler: AppRouteHandler<typeof listDropsRoute> = async (c) => {
+  const query = c.req.valid("query");
+  const { filters, echo } = parseFilters(c.env, query);
+  const paginateQuery = {
+    page: lenientPage(query.page),
+    limit: lenientLimit(query.limit, DROPS_PAGINATION),
+    sortBy: lenientSortBy(query.sortBy, DROPS_PAGINATION),
+    filter: echo,
+  };
+  const { rows, total } = await listDrops(serviceContext(c.env), paginateQuery, filters, c.get("auth").projectId);
+  const path = new URL(c.req.url).origin + "/v1/drops";
+  return c.json(
+    { data: rows, meta: paginatedMeta(paginateQuery, total), links: paginatedLinks(path, paginateQuery, total) },
+    200,
+  );
+};
+
+export const getDropHandler: AppRouteHandler<typeof getDropRoute> = async (c) => {
+  const drop = await getDrop(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id);
+  return c.json(drop, 200);
+};

@@ -1,0 +1,90 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { anyKey } from "../../lib/auth";
+import { errorResponses, jsonContent, READ_SECURITY } from "../../schemas/common";
+import { DropSchema } from "../../schemas/resources";
+
+const tags = ["Drops"];
+const security = READ_SECURITY;
+
+const filterParam = (name: string, description: string) =>
+  z.string().optional().openapi({ param: { name, in: "query" }, description });
+
+// Paging parameters are plain strings on purpose: nestjs-paginate falls back to defaults
+// for invalid values instead of rejecting them (DESIGN §4).
+export const DropListQuery = z.object({
+  page: z.string().optional().openapi({ description: "Page number, default 1; an invalid value falls back to 1", example: "1" }),
+  limit: z.string().optional().openapi({ description: "Records per page, default 20; values over 100 become 100; invalid → 20", example: "20" }),
+  sortBy: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .openapi({
+      param: { name: "sortBy", in: "query", style: "form", explode: true },
+      description: "`createdAt:ASC` or `createdAt:DESC` (default); repeatable, URL order is sort order; invalid entries are ignored",
+      example: "createdAt:DESC",
+    }),
+  "filter.projectId": filterParam("filter.projectId", "Project id, optionally `$eq:`-prefixed"),
+  "filter.chainId": filterParam("filter.chainId", "Chain id, optionally `$eq:`-prefixed"),
+  "filter.contractAddress": filterParam("filter.contractAddress", "Drop contract address, optionally `$eq:`-prefixed"),
+  projectId: filterParam("projectId", "Same as filter.projectId"),
+  chainId: filterParam("chainId", "Same as filter.chainId"),
+  contractAddress: filterParam("contractAddress", "Same as filter.contractAddress"),
+});
+
+const SortOrderSchema = z.tuple([z.string(), z.enum(["ASC", "DESC"])]);
+
+export const DropPageSchema = z
+  .object({
+    data: z.array(DropSchema),
+    meta: z.object({
+      itemsPerPage: z.number().int(),
+      totalItems: z.number().int(),
+      currentPage: z.number().int(),
+      totalPages: z.number().int(),
+      filter: z.record(z.string(), z.string()).openapi({ example: { chainId: "$eq:1868" } }),
+      sortBy: z.array(SortOrderSchema).openapi({ example: [["createdAt", "DESC"]] }),
+      searchBy: z.array(z.string()),
+      search: z.string(),
+      select: z.array(z.string()),
+    }),
+    links: z
+      .object({
+        first: z.string().optional(),
+        previous: z.string().optional(),
+        current: z.string(),
+        next: z.string().optional(),
+        last: z.string().optional(),
+      })
+      .openapi({ description: "Absolute URLs as nestjs-paginate builds them: first/previous are absent on page 1, next/last on the last page" }),
+  })
+  .openapi("DropPage");
+
+export const listDrops = createRoute({
+  method: "get",
+  path: "/v1/drops",
+  tags,
+  security,
+  middleware: [anyKey] as const,
+  summary: "List drops",
+  description:
+    "Every drop (a marketplace read), in nestjs-paginate format. `blindboxKey` is null except on your own project's drops.",
+  request: { query: DropListQuery },
+  responses: {
+    200: jsonContent(DropPageSchema, "A page of drops"),
+    ...errorResponses("validation_error", "unsupported_chain", "unauthorized"),
+  },
+});
+
+export const getDrop = createRoute({
+  method: "get",
+  path: "/v1/drops/{id}",
+  tags,
+  security,
+  middleware: [anyKey] as const,
+  summary: "Get one of your drops",
+  description: "A drop of the key's project, with its blindbox key. Another project's drop is 404.",
+  request: { params: z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) }) },
+  responses: {
+    200: jsonContent(DropSchema, "The drop"),
+    ...errorResponses("validation_error", "unauthorized", "not_found"),
+  },
+});

@@ -1,0 +1,79 @@
+import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { assets, ownerships } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import type { Asset } from "../../schemas/resources";
+import type { ServiceContext } from "../context";
+import { assetView, selectAssetsWithRelations } from "./asset-view";
+
+export type AssetSort = "createdAt:DESC" | "createdAt:ASC" | "price:ASC" | "price:DESC";
+
+export interface ExploreQuery {
+  chainId?: number;
+  contractAddress?: string;
+  ownerAddress?: string;
+  search?: string;
+  isVerified?: boolean;
+  hasListings?: boolean;
+  page: number;
+  limit: number;
+  sortBy: AssetSort;
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+function whereOf(query: ExploreQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [
+    query.chainId === undefined ? undefined : eq(assets.chainId, query.chainId),
+    query.contractAddress === undefined ? undefined : eq(assets.contractAddress, query.contractAddress),
+    query.isVerified === undefined ? undefined : eq(assets.isVerified, query.isVerified),
+    query.hasListings === undefined ? undefined : query.hasListings ? isNotNull(assets.bestPriceSort) : isNull(assets.bestPriceSort),
+    query.search === undefined
+      ? undefined
+      : sql`${assets.nameLower} like ${`%${escapeLike(query.search.toLowerCase())}%`} escape '\\'`,
+    query.ownerAddress === undefined
+      ? undefined
+      : sql`(${assets.chainId}, ${assets.contractAddress}, ${assets.tokenId}) in (
+          select ${ownerships.chainId}, ${ownerships.contractAddress}, ${ownerships.tokenId}
+          from ${ownerships}
+          where ${ownerships.ownerAddress} = ${query.ownerAddress} and ${ownerships.balance} != '0')`,
+  ];
+  const present = conditions.filter((condition): condition is SQL => condition !== undefined);
+  return present.length ? and(...present) : undefined;
+}
+
+function orderOf(sort: AssetSort): SQL[] {
+  switch (sort) {
+    case "createdAt:ASC":
+      return [asc(assets.createdAt), asc(assets.id)];
+    case "createdAt:DESC":
+      return [desc(assets.createdAt), desc(assets.id)];
+    // Unlisted assets (NULL price) come after listed ones in both directions.
+    case "price:ASC":
+      return [sql`${assets.bestPriceSort} is null`, asc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)];
+    case "price:DESC":
+      return [desc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)];
+  }
+}
+
+export async function exploreAssets({ db }: ServiceContext, query: ExploreQuery): Promise<{ data: Asset[]; total: number }> {
+  const where = whereOf(query);
+  // Not db.batch: D1 batches return rows keyed by column name, which collide across the joined
+  // tables (chain_id, contract_address…); plain queries come back positionally.
+  const [totalRows, rows] = await Promise.all([
+    db.select({ total: count() }).from(assets).where(where),
+    selectAssetsWithRelations(db)
+      .where(where)
+      .orderBy(...orderOf(query.sortBy))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+  ]);
+  return { data: rows.map(assetView), total: totalRows[0]?.total ?? 0 };
+}
+
+export async function getAsset({ db }: ServiceContext, chainId: number, contractAddress: string, tokenId: string): Promise<Asset> {
+  const row = await selectAssetsWithRelations(db)
+    .where(and(eq(assets.chainId, chainId), eq(assets.contractAddress, contractAddress), eq(assets.tokenId, tokenId)))
+    .get();
+  if (!row) throw notFound("asset");
+  return assetView(row);
+}

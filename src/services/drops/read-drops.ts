@@ -1,0 +1,61 @@
+import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { drops } from "../../db/schema";
+import { notFound } from "../../lib/errors";
+import type { PaginateQuery } from "../../lib/paginate";
+import type { DropView } from "../../schemas/resources";
+import type { ServiceContext } from "../context";
+import { dropView } from "../views";
+
+export interface DropFilters {
+  projectId?: string;
+  chainId?: number;
+  contractAddress?: string;
+}
+
+function whereOf(filters: DropFilters): SQL | undefined {
+  const conditions = [
+    filters.projectId === undefined ? undefined : eq(drops.projectId, filters.projectId),
+    filters.chainId === undefined ? undefined : eq(drops.chainId, filters.chainId),
+    filters.contractAddress === undefined ? undefined : eq(drops.contractAddress, filters.contractAddress),
+  ].filter((condition): condition is SQL => condition !== undefined);
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** The global drop list (a marketplace read); blindbox keys only for the owning project. */
+export async function listDrops(
+  { db }: ServiceContext,
+  query: PaginateQuery,
+  filters: DropFilters,
+  readerProjectId: string,
+): Promise<{ rows: DropView[]; total: number }> {
+  const where = whereOf(filters);
+  const ordering = query.sortBy.map(([, direction]) => (direction === "ASC" ? asc(drops.createdAt) : desc(drops.createdAt)));
+  // Rows with equal createdAt keep a stable order across pages.
+  ordering.push(asc(drops.id));
+  const [totalRow, rows] = await db.batch([
+    db.select({ total: count() }).from(drops).where(where),
+    db
+      .select()
+      .from(drops)
+      .where(where)
+      .orderBy(...ordering)
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+  ]);
+  return { rows: rows.map((row) => dropView(row, readerProjectId)), total: totalRow[0]?.total ?? 0 };
+}
+
+/** A project's own drop; another project's drop is indistinguishable from a missing one. */
+export async function getOwnDropRow({ db }: ServiceContext, projectId: string, dropId: string) {
+  const row = await db
+    .select()
+    .from(drops)
+    .where(and(eq(drops.id, dropId), eq(drops.projectId, projectId)))
+    .get();
+  if (!row) throw notFound("drop");
+  return row;
+}
+
+export async function getDrop(ctx: ServiceContext, projectId: string, dropId: string): Promise<DropView> {
+  return dropView(await getOwnDropRow(ctx, projectId, dropId), projectId);
+}

@@ -1,0 +1,143 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { padPrice, seedAsset, seedCollection, seedListing, seedOwnership, setBestListing, uniqueAddress } from "../fixtures/seed";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+
+let reader: TestProject;
+let verified: Awaited<ReturnType<typeof seedCollection>>;
+let plain: Awaited<ReturnType<typeof seedCollection>>;
+const holder = uniqueAddress();
+
+const ids = (body: { data: { tokenId: string }[] }) => body.data.map((asset) => asset.tokenId);
+const explore = (query: string) => call(`/v1/assets/explore?${query}`, { apiKey: reader.apiKey });
+
+beforeAll(async () => {
+  reader = await createTestProject("Reader");
+  verified = await seedCollection({ name: "Verified Apes", isVerified: true });
+  plain = await seedCollection({ name: "Plain Cats" });
+  const start = Date.UTC(2026, 1, 1);
+  // verified: tokens 1..4 (2 and 3 listed, 4 listed but expired); plain: tokens 11..12 (12 held by `holder`).
+  for (const [collection, tokenId, offset] of [
+    [verified, "1", 0],
+    [verified, "2", 1],
+    [verified, "3", 2],
+    [verified, "4", 3],
+    [plain, "11", 4],
+    [plain, "12", 5],
+  ] as const) {
+    await seedAsset(collection, tokenId, {
+      name: collection === verified ? `Golden Ape ${tokenId}` : `Sleepy Cat ${tokenId}`,
+      nameLower: (collection === verified ? `Golden Ape ${tokenId}` : `Sleepy Cat ${tokenId}`).toLowerCase(),
+      createdAt: new Date(start + offset * 1000),
+    });
+  }
+});
+
+async function listAt(collection: typeof verified, tokenId: string, price: bigint, overrides = {}) {
+  const asset = { chainId: 1868, contractAddress: collection.contractAddress, tokenId, id: "", collectionId: collection.id, schema: "ERC721" as const };
+  const { db } = await import("../fixtures/seed");
+  const { assets } = await import("../../src/db/schema");
+  const { and, eq } = await import("drizzle-orm");
+  const row = await db()
+    .select()
+    .from(assets)
+    .where(and(eq(assets.contractAddress, collection.contractAddress), eq(assets.tokenId, tokenId)))
+    .get();
+  const listing = await seedListing({ ...asset, id: row!.id }, price, overrides);
+  await setBestListing({ ...asset, id: row!.id }, listing);
+  return listing;
+}
+
+describe("GET /v1/assets/explore", () => {
+  beforeAll(async () => {
+    await listAt(verified, "2", 3_000_000_000_000_000n);
+    await listAt(verified, "3", 1_000_000_000_000_000n);
+    await listAt(verified, "4", 500n, { endTime: new Date(Date.now() - 1000) });
+    const { db } = await import("../fixtures/seed");
+    const { assets } = await import("../../src/db/schema");
+    const { and, eq } = await import("drizzle-orm");
+    const held = await db().select().from(assets).where(and(eq(assets.contractAddress, plain.contractAddress), eq(assets.tokenId, "12"))).get();
+    await seedOwnership(held!, holder);
+  });
+
+  it("returns assets newest first with collection, best listing and pagination", async () => {
+    const { status, body } = await explore(`contractAddress=${verified.contractAddress}`);
+    expect(status).toBe(200);
+    expect(ids(body)).toEqual(["4", "3", "2", "1"]);
+    expect(body.pagination).toEqual({ total: 4, page: 1, limit: 20 });
+    const three = body.data[1];
+    expect(three.collection).toMatchObject({ id: verified.id, slug: verified.slug, name: "Verified Apes", isVerified: true, chainId: 1868 });
+    expect(three.bestListing).toMatchObject({ unitPrice: "1000000000000000", priceSymbol: "ETH", quantity: "1" });
+    expect(three.bestListing.offerer).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(three.contractAddress.toLowerCase()).toBe(verified.contractAddress);
+    expect(body.data[3].bestListing).toBeNull();
+    // An expired best listing is never shown.
+    expect(body.data[0].bestListing).toBeNull();
+  });
+
+  it("filters by verification, listings, owner and case-insensitive name", async () => {
+    const contracts = `&chainId=1868`;
+    expect(ids((await explore(`isVerified=true${contracts}&limit=100`)).body)).toEqual(["4", "3", "2", "1"]);
+    expect(ids((await explore(`isVerified=false&contractAddress=${plain.contractAddress}`)).body)).toEqual(["12", "11"]);
+    expect(ids((await explore(`hasListings=true&contractAddress=${verified.contractAddress}`)).body)).toEqual(["4", "3", "2"]);
+    expect(ids((await explore(`hasListings=false&contractAddress=${verified.contractAddress}`)).body)).toEqual(["1"]);
+    expect(ids((await explore(`ownerAddress=${holder.toUpperCase().replace("0X", "0x")}`)).body)).toEqual(["12"]);
+    expect(ids((await explore(`search=SLEEPY%20cat`)).body)).toEqual(["12", "11"]);
+    expect(ids((await explore(`search=%25`)).body)).toEqual([]);
+  });
+
+  it("sorts by price (listed first) and by age", async () => {
+    const byPriceAsc = await explore(`contractAddress=${verified.contractAddress}&sortBy=price:ASC`);
+    expect(ids(byPriceAsc.body)).toEqual(["4", "3", "2", "1"]);
+    const byPriceDesc = await explore(`contractAddress=${verified.contractAddress}&sortBy=price:DESC`);
+    expect(ids(byPriceDesc.body)).toEqual(["2", "3", "4", "1"]);
+    const oldest = await explore(`contractAddress=${verified.contractAddress}&sortBy=createdAt:ASC`);
+    expect(ids(oldest.body)).toEqual(["1", "2", "3", "4"]);
+  });
+
+  it("pages", async () => {
+    const page2 = await explore(`contractAddress=${verified.contractAddress}&page=2&limit=3`);
+    expect(ids(page2.body)).toEqual(["1"]);
+    expect(page2.body.pagination).toEqual({ total: 4, page: 2, limit: 3 });
+  });
+
+  it("rejects bad input with the field named", async () => {
+    const cases: [string, string][] = [
+      ["page=0", "query.page"],
+      ["page=-1", "query.page"],
+      ["page=1.5", "query.page"],
+      ["limit=101", "query.limit"],
+      ["limit=abc", "query.limit"],
+      ["chainId=abc", "query.chainId"],
+      ["contractAddress=0xZZ", "query.contractAddress"],
+      ["ownerAddress=0x1234", "query.ownerAddress"],
+      ["isVerified=yes", "query.isVerified"],
+      ["sortBy=name:ASC", "query.sortBy"],
+      ["colour=red", "query.colour"],
+    ];
+    for (const [query, path] of cases) {
+      const error = expectEnvelope(await explore(query), 400, "validation_error");
+      expect(error.details?.map((d) => d.path), query).toContain(path);
+    }
+    expectEnvelope(await explore("chainId=5"), 400, "unsupported_chain");
+  });
+});
+
+describe("GET /v1/assets/{chainId}/{contractAddress}/{tokenId}", () => {
+  it("returns one asset with its relations, address in any case", async () => {
+    const upper = `0x${verified.contractAddress.slice(2).toUpperCase()}`;
+    const { status, body } = await call(`/v1/assets/1868/${upper}/3`, { apiKey: reader.apiKey });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ tokenId: "3", schema: "ERC721", name: "Golden Ape 3", collection: { id: verified.id } });
+    expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(padPrice(body.bestListing.unitPrice)).toBe(padPrice(1_000_000_000_000_000n));
+  });
+
+  it("404s unknown tokens and 400s malformed parts", async () => {
+    expectEnvelope(await call(`/v1/assets/1868/${verified.contractAddress}/999`, { apiKey: reader.apiKey }), 404, "not_found");
+    expectEnvelope(await call(`/v1/assets/1868/0x12/1`, { apiKey: reader.apiKey }), 400, "validation_error");
+    expectEnvelope(await call(`/v1/assets/1868/${verified.contractAddress}/-1`, { apiKey: reader.apiKey }), 400, "validation_error");
+    expectEnvelope(await call(`/v1/assets/abc/${verified.contractAddress}/1`, { apiKey: reader.apiKey }), 400, "validation_error");
+    expectEnvelope(await call(`/v1/assets/77/${verified.contractAddress}/1`, { apiKey: reader.apiKey }), 400, "unsupported_chain");
+  });
+});
