@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
 import { ADMIN_SECURITY, Address, errorResponses, IsoDateTime, jsonBody, jsonContent, Uuid } from "../../schemas/common";
+import { CollectionSchema } from "../../schemas/resources";
 
 const tags = ["Admin"];
 const security = ADMIN_SECURITY;
@@ -108,5 +109,51 @@ export const revokeKey = createRoute({
   responses: {
     204: { description: "Revoked" },
     ...errorResponses("validation_error", "unauthorized", "not_found"),
+  },
+});
+
+export const RegisterCollectionBody = z
+  .strictObject({
+    chainId: z.number().int().positive().default(1868),
+    contractAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 20-byte hex address").transform((a) => a.toLowerCase()),
+    slug: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, "must be a plain lower-case word (a-z, 0-9, -)"),
+    schema: z.enum(["ERC721", "ERC1155"]).optional().openapi({ description: "Detected with ERC-165 when omitted" }),
+    name: z.string().max(200).optional(),
+    description: z.string().max(5000).optional(),
+    imageUrl: z.url().optional(),
+    isVerified: z.boolean().default(false),
+    fromBlock: z.number().int().min(0).optional().openapi({ description: "First block to index (default: the chain cursor)" }),
+  })
+  .openapi("RegisterCollectionRequest");
+
+export const registerCollection = createRoute({
+  method: "post",
+  path: "/v1/admin/collections",
+  tags,
+  security,
+  middleware: [requireAdmin] as const,
+  summary: "Register an existing collection",
+  description: "Tracks an ERC721/ERC1155 contract deployed elsewhere; the indexer then follows its transfers and metadata.",
+  request: jsonBody(RegisterCollectionBody),
+  responses: {
+    201: jsonContent(CollectionSchema, "Collection registered"),
+    ...errorResponses("validation_error", "unsupported_chain", "unauthorized", "conflict", "chain_unavailable"),
+  },
+});
+
+export const runIndexer = createRoute({
+  method: "post",
+  path: "/v1/admin/index",
+  tags,
+  security,
+  middleware: [requireAdmin] as const,
+  summary: "Run the indexer now",
+  description: "Runs one indexer pass (as the cron does) for every configured chain and reports the block ranges read.",
+  responses: {
+    200: jsonContent(
+      z.object({ chains: z.array(z.object({ chainId: z.number().int(), fromBlock: z.number().int(), toBlock: z.number().int(), logs: z.number().int() })) }).openapi("IndexerRun"),
+      "Indexer pass finished",
+    ),
+    ...errorResponses("unauthorized", "chain_unavailable"),
   },
 });

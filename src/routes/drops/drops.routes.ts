@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { errorResponses, jsonContent, READ_SECURITY } from "../../schemas/common";
+import { AddressInput, errorResponses, jsonContent, READ_SECURITY } from "../../schemas/common";
 import { DropSchema } from "../../schemas/resources";
 
 const tags = ["Drops"];
@@ -85,6 +85,35 @@ export const getDrop = createRoute({
   request: { params: z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) }) },
   responses: {
     200: jsonContent(DropSchema, "The drop"),
+    ...errorResponses("validation_error", "unauthorized", "not_found"),
+  },
+});
+
+export const AllowlistEntrySchema = z
+  .object({
+    address: z.string(),
+    maxClaimable: z.string().openapi({ description: "Tokens this address may claim in total" }),
+    price: z.string().openapi({ description: "Price per token for this address, smallest unit" }),
+    proof: z.array(z.string()).openapi({ description: "Merkle proof for `claim(to, quantity, proof, maxClaimable, price)`" }),
+  })
+  .openapi("AllowlistEntry");
+
+export const getAllowlistEntry = createRoute({
+  method: "get",
+  path: "/v1/drops/{id}/allowlist/{address}",
+  tags,
+  security,
+  middleware: [anyKey] as const,
+  summary: "Allowlist proof for an address",
+  description: "What a public claimer needs to call the drop's `claim` with its allowlist entry. 404 when the address is not on the list.",
+  request: {
+    params: z.object({
+      id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
+      address: AddressInput.openapi({ param: { name: "address", in: "path" } }),
+    }),
+  },
+  responses: {
+    200: jsonContent(AllowlistEntrySchema, "Allowlist entry"),
     ...errorResponses("validation_error", "unauthorized", "not_found"),
   },
 });

@@ -1,0 +1,30 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { AddressInput, ChainIdQuery, errorResponses, jsonContent, UintString } from "../../schemas/common";
+
+export const OpenSeaMetadataSchema = z
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    image: z.string().optional(),
+    animation_url: z.string().optional(),
+    external_url: z.string().optional(),
+    attributes: z.array(z.record(z.string(), z.unknown())).optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  })
+  .openapi("TokenMetadataDocument", { description: "OpenSea metadata standard" });
+
+export const getTokenMetadata = createRoute({
+  method: "get",
+  path: "/v1/metadata/{chainId}/{contractAddress}/{tokenId}",
+  tags: ["Metadata"],
+  summary: "Token metadata (tokenURI target)",
+  description: "Public and cacheable. Served from R2 for `s3` drops and rendered from D1 for `metadata-api` drops.",
+  request: {
+    params: z.object({
+      chainId: ChainIdQuery.openapi({ param: { name: "chainId", in: "path" } }),
+      contractAddress: AddressInput.openapi({ param: { name: "contractAddress", in: "path" } }),
+      tokenId: UintString.openapi({ param: { name: "tokenId", in: "path" } }),
+    }),
+  },
+  responses: { 200: jsonContent(OpenSeaMetadataSchema, "Metadata JSON"), ...errorResponses("validation_error", "unsupported_chain", "not_found") },
+});

@@ -1,0 +1,25 @@
+// Endpoints whose contract (request, response, errors) is fixed in the OpenAPI document but
+// whose handlers land with the transaction engine (issue 4) and the marketplace (issue 5).
+// Until then they are documented only and answer 404 not_found. Each moves to its router's
+// `.openapi(route, handler)` when implemented.
+import type { RouteConfig } from "@hono/zod-openapi";
+import { registerCollection, runIndexer } from "./admin/admin.routes";
+import { getAllowlistEntry } from "./drops/drops.routes";
+import { getTokenMetadata } from "./metadata/metadata.routes";
+import { getOrder, prepareListings, submitOrder } from "./orders/orders.routes";
+import { buyOrders, claim, deployDrop, mint, transfer } from "./project-wallet/project-wallet.routes";
+
+export const plannedRoutes: RouteConfig[] = [
+  deployDrop,
+  claim,
+  mint,
+  transfer,
+  buyOrders,
+  getAllowlistEntry,
+  getTokenMetadata,
+  prepareListings,
+  submitOrder,
+  getOrder,
+  registerCollection,
+  runIndexer,
+];

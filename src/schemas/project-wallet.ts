@@ -1,0 +1,108 @@
+// Request bodies of the project-wallet endpoints (DESIGN §4), strict: unknown fields are 400.
+import { z } from "@hono/zod-openapi";
+import { AddressInput, UintString, Uuid } from "./common";
+import { TokenMetadataSchema } from "./resources";
+
+const DEFAULT_CHAIN = 1868;
+const ChainIdWithDefault = z.number().int("must be an integer").positive("must be positive").default(DEFAULT_CHAIN).openapi({ example: 1868 });
+const ProjectIdBody = Uuid.optional().openapi({ description: "Must be the key's own project when given (403 otherwise)" });
+
+export const DeployDropBody = z
+  .strictObject({
+    chainId: ChainIdWithDefault,
+    name: z.string().trim().min(1).max(100),
+    mode: z.enum(["standard", "badge"]).default("standard").openapi({ description: "badge = soulbound: transfers revert; mint and burn work" }),
+    defaultTokenMetadata: TokenMetadataSchema.optional().openapi({ description: "Required when metadataStorageType is s3 or metadata-api" }),
+    description: z.string().max(5000).optional(),
+    symbol: z.string().trim().min(1).max(16).optional().openapi({ description: "Defaults to the upper-cased leading letters of the name's words" }),
+    totalSupply: z.number().int().min(1).max(1_000_000_000).optional().openapi({ description: "Omitted = unlimited" }),
+    unitPrice: z.number().min(0).max(1e12).optional().openapi({ description: "Public claim price in whole currency units (0.01 = 0.01 ETH); default 0" }),
+    startTime: z.iso.datetime({ offset: true }).optional().openapi({ description: "ISO 8601; public claims open then" }),
+    limitPerWallet: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Omitted = unlimited" }),
+    whitelist: z
+      .string()
+      .max(2_000_000)
+      .optional()
+      .openapi({ description: "Newline-separated `<address>,<maxClaimable>,<price in smallest unit>` lines; a bad line is a 400 naming its line number" }),
+    currencyAddress: AddressInput.optional().openapi({ description: "ERC20 currency; omitted = native currency" }),
+    creatorFeeAddress: AddressInput.optional().openapi({ description: "Royalty recipient; defaults to the project wallet" }),
+    creatorFeeBps: z.number().int().min(0).max(10_000).optional().openapi({ description: "0..10000; default 0" }),
+    projectId: ProjectIdBody,
+    metadataStorageType: z.enum(["s3", "metadata-api", "self-hosted"]).default("s3"),
+    baseUri: z.url().max(2048).optional().openapi({ description: "Required when metadataStorageType is self-hosted" }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.metadataStorageType === "self-hosted" && !body.baseUri) {
+      ctx.addIssue({ code: "custom", path: ["baseUri"], message: "required when metadataStorageType is self-hosted" });
+    }
+    if (body.metadataStorageType !== "self-hosted" && !body.defaultTokenMetadata) {
+      ctx.addIssue({ code: "custom", path: ["defaultTokenMetadata"], message: `required when metadataStorageType is ${body.metadataStorageType}` });
+    }
+    if (body.metadataStorageType !== "self-hosted" && body.baseUri) {
+      ctx.addIssue({ code: "custom", path: ["baseUri"], message: "only allowed when metadataStorageType is self-hosted" });
+    }
+  })
+  .openapi("DeployDropRequest", {
+    example: {
+      chainId: 1868,
+      name: "Genesis Pass",
+      metadataStorageType: "metadata-api",
+      defaultTokenMetadata: { name: "Genesis Pass", image: "https://example.com/pass.png" },
+      totalSupply: 1000,
+      unitPrice: 0.01,
+      creatorFeeBps: 500,
+    },
+  });
+
+export const ClaimBody = z
+  .strictObject({
+    projectId: ProjectIdBody,
+    chainId: ChainIdWithDefault,
+    contractAddress: AddressInput,
+    recipientAddress: AddressInput,
+    quantity: z.number().int("must be an integer").min(1).max(200).default(1),
+    overrideMetadata: z.array(TokenMetadataSchema).max(200).optional().openapi({ description: "Exactly `quantity` entries; entry i applies to the i-th minted token" }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.overrideMetadata && body.overrideMetadata.length !== body.quantity) {
+      ctx.addIssue({ code: "custom", path: ["overrideMetadata"], message: `must have exactly quantity (${body.quantity}) entries` });
+    }
+  })
+  .openapi("ClaimRequest", {
+    example: { chainId: 1868, contractAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3", recipientAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 2 },
+  });
+
+export const MintBody = z
+  .strictObject({
+    chainId: ChainIdWithDefault,
+    contractAddress: AddressInput,
+    recipientAddress: AddressInput,
+    tokenId: z.number().int().min(0).optional().openapi({ description: "Accepted for compatibility and ignored: the drop assigns sequential ids" }),
+    quantity: z.number().int("must be an integer").min(1).max(200).default(1),
+    metadata: TokenMetadataSchema.optional().openapi({ description: "Applies to every minted token" }),
+  })
+  .openapi("MintRequest");
+
+export const TransferBody = z
+  .strictObject({
+    type: z.enum(["native", "erc20"]),
+    chainId: ChainIdWithDefault,
+    recipientAddress: AddressInput,
+    amount: UintString.refine((value) => BigInt(value) > 0n, "must be greater than 0").openapi({ description: "Integer amount in the smallest unit" }),
+    tokenAddress: AddressInput.optional().openapi({ description: "ERC20 contract; required when type is erc20" }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.type === "erc20" && !body.tokenAddress) ctx.addIssue({ code: "custom", path: ["tokenAddress"], message: "required when type is erc20" });
+    if (body.type === "native" && body.tokenAddress) ctx.addIssue({ code: "custom", path: ["tokenAddress"], message: "only allowed when type is erc20" });
+  })
+  .openapi("TransferRequest", { example: { type: "native", chainId: 1868, recipientAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", amount: "1000000000000000" } });
+
+export const BuyBody = z
+  .strictObject({
+    chainId: ChainIdWithDefault,
+    orderHashes: z
+      .array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex order hash").transform((h) => h.toLowerCase()))
+      .min(1)
+      .max(20),
+  })
+  .openapi("BuyRequest");

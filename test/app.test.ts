@@ -1,0 +1,108 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { onError, onNotFound } from "../src/app";
+import { createRouter } from "../src/lib/create-router";
+import { requestId } from "../src/lib/request-id";
+import { call, expectEnvelope } from "./helpers/http";
+import { createTestProject } from "./helpers/projects";
+
+describe("service basics", () => {
+  it("reports D1 and chain RPC health without auth", async () => {
+    const { status, body } = await call("/health");
+    expect(status).toBe(200);
+    expect(body.status).toBe("ok");
+    expect(body.db.ok).toBe(true);
+    expect(body.chains).toEqual([expect.objectContaining({ chainId: 1868, name: "soneium", ok: true })]);
+    expect(BigInt(body.chains[0].blockNumber)).toBeGreaterThanOrEqual(0n);
+  });
+
+  it("publishes an OpenAPI 3.1 document covering the seed and the design", async () => {
+    const { status, body } = await call("/openapi.json");
+    expect(status, JSON.stringify(body).slice(0, 2000)).toBe(200);
+    expect(body.openapi).toBe("3.1.0");
+    const operations = Object.entries(body.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        "POST /v1/project-wallet/drops/claim",
+        "POST /v1/project-wallet/mint",
+        "POST /v1/project-wallet/transfer",
+        "POST /v1/project-wallet/drops/deploy",
+        "POST /v1/project-wallet/orders/buy",
+        "GET /v1/project-wallet",
+        "POST /v1/orders",
+        "POST /v1/orders/listings",
+        "GET /v1/orders/{orderHash}",
+        "GET /v1/assets/explore",
+        "GET /v1/assets/{chainId}/{contractAddress}/{tokenId}",
+        "GET /v1/drops",
+        "GET /v1/drops/{id}",
+        "GET /v1/drops/{id}/allowlist/{address}",
+        "GET /v1/collections/trending",
+        "GET /v1/transactions",
+        "GET /v1/transactions/{id}",
+        "GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}",
+        "GET /health",
+        "POST /v1/admin/projects",
+        "GET /v1/admin/projects",
+        "POST /v1/admin/projects/{id}/keys",
+        "DELETE /v1/admin/keys/{keyId}",
+        "POST /v1/admin/collections",
+        "POST /v1/admin/index",
+      ]),
+    );
+    for (const schema of ["Asset", "Listing", "Collection", "Transaction", "Drop", "TokenMetadata", "TokenAttribute", "DropPage", "AssetPage", "ErrorEnvelope"]) {
+      expect(body.components.schemas, schema).toHaveProperty(schema);
+    }
+    expect(body.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "x-api-key" });
+    expect(body.components.securitySchemes.SecretKey).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(body.paths["/v1/project-wallet/mint"].post.deprecated).toBe(true);
+    expect(body.paths["/v1/drops"].get.responses["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
+  });
+
+  it("serves the API reference page", async () => {
+    const { status, body, headers } = await call("/docs");
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toContain("text/html");
+    expect(body).toContain("/openapi.json");
+  });
+
+  it("answers unknown routes with the 404 envelope and a request id", async () => {
+    const error = expectEnvelope(await call("/v1/nope"), 404, "not_found");
+    expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    // Documented but not yet implemented endpoints are 404s too, not 500s.
+    const project = await createTestProject();
+    expectEnvelope(await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body: {} }), 404, "not_found");
+  });
+
+  it("echoes a well-formed client request id and replaces a malformed one", async () => {
+    expect((await call("/health", { headers: { "x-request-id": "client-123" } })).headers.get("x-request-id")).toBe("client-123");
+    const replaced = (await call("/health", { headers: { "x-request-id": "bad id with spaces" } })).headers.get("x-request-id");
+    expect(replaced).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("rejects bodies over 1 MiB with 413", async () => {
+    const big = JSON.stringify({ name: "x".repeat(1024 * 1024 + 10) });
+    expectEnvelope(await call("/v1/admin/projects", { admin: true, rawBody: big }), 413, "payload_too_large");
+  });
+
+  it("turns an unexpected exception into a bare 500 envelope without its message", async () => {
+    const app = createRouter();
+    app.use("*", requestId);
+    const boom = createRoute({ method: "get", path: "/boom", responses: { 200: { description: "never" } } });
+    app.openapi(boom, () => {
+      throw new Error(`secret detail ${env.WALLET_MNEMONIC}`);
+    });
+    app.notFound(onNotFound);
+    app.onError(onError);
+    const response = await app.request("/boom", {}, env);
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({ code: "internal_error", message: "internal error" });
+    expect(JSON.stringify(body)).not.toContain("secret detail");
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+    void z;
+  });
+});

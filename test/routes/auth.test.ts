@@ -1,0 +1,57 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject } from "../helpers/projects";
+
+async function sha256Hex(value: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+describe("keys and tenancy", () => {
+  it("accepts either key kind for reads, in either header", async () => {
+    const project = await createTestProject();
+    expect((await call("/v1/drops", { apiKey: project.apiKey })).status).toBe(200);
+    expect((await call("/v1/drops", { secretKey: project.secretKey })).status).toBe(200);
+    expect((await call("/v1/drops", { apiKey: project.secretKey })).status).toBe(200);
+  });
+
+  it("needs the secret key for the project wallet: API key → 403", async () => {
+    const project = await createTestProject();
+    expectEnvelope(await call("/v1/project-wallet", { apiKey: project.apiKey }), 403, "forbidden");
+    expectEnvelope(await call("/v1/project-wallet", { headers: { authorization: `Bearer ${project.apiKey}` } }), 403, "forbidden");
+    const wallet = await call("/v1/project-wallet", { secretKey: project.secretKey });
+    expect(wallet.status).toBe(200);
+    expect(wallet.body).toEqual({ address: project.walletAddress, balances: [{ chainId: 1868, symbol: "ETH", balance: "0" }] });
+  });
+
+  it("401s missing, malformed, unknown and revoked keys", async () => {
+    const project = await createTestProject();
+    expectEnvelope(await call("/v1/project-wallet"), 401, "unauthorized");
+    expectEnvelope(await call("/v1/project-wallet", { headers: { authorization: "Basic abc" } }), 401, "unauthorized");
+    expectEnvelope(await call("/v1/project-wallet", { secretKey: "sk_short" }), 401, "unauthorized");
+    expectEnvelope(await call("/v1/project-wallet", { secretKey: `sk_${"A".repeat(40)}` }), 401, "unauthorized");
+
+    // Used once, so the key's hash is cached in KV…
+    expect((await call("/v1/project-wallet", { secretKey: project.secretKey })).status).toBe(200);
+    const cacheKey = `apikey:${await sha256Hex(project.secretKey)}`;
+    expect(await env.KV.get(cacheKey, "json")).toMatchObject({ projectId: project.id, kind: "secret", revoked: false });
+
+    // …and revocation removes it at once.
+    const revoked = await call(`/v1/admin/keys/${project.secretKeyId}`, { admin: true, method: "DELETE" });
+    expect(revoked.status).toBe(204);
+    expect(await env.KV.get(cacheKey)).toBeNull();
+    expectEnvelope(await call("/v1/project-wallet", { secretKey: project.secretKey }), 401, "unauthorized");
+    // The project's other key still works; revoking twice is a no-op.
+    expect((await call("/v1/drops", { apiKey: project.apiKey })).status).toBe(200);
+    expect((await call(`/v1/admin/keys/${project.secretKeyId}`, { admin: true, method: "DELETE" })).status).toBe(204);
+  });
+
+  it("never returns plain keys or hashes outside key creation", async () => {
+    const project = await createTestProject();
+    const listed = await call(`/v1/admin/projects/${project.id}/keys`, { admin: true });
+    const text = JSON.stringify(listed.body);
+    expect(text).not.toContain(project.apiKey);
+    expect(text).not.toContain(await sha256Hex(project.apiKey));
+  });
+});
