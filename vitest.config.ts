@@ -9,6 +9,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     test: {
+      // The JSON report feeds .ci/run's closing "N passed, N failed" line.
+      reporters: ["default", "json"],
+      outputFile: { json: "test-results/vitest.json" },
       projects: [
         {
           plugins: [
