@@ -106,8 +106,8 @@ contract DropERC721 is ERC721Lean, IDropERC721, IERC2981 {
         uint256 allowedPrice
     ) external payable returns (uint256 firstTokenId) {
         (address currency, uint256 price) = _claimTerms(to, quantity, proof, allowedQuantity, allowedPrice);
-        uint256 total = price * quantity;
         firstTokenId = _mintChecked(to, quantity, quantity, false);
+        uint256 total = price * quantity; // quantity is below 2^40 once the mint check passed
         if (currency == address(0)) {
             if (msg.value != total) revert IncorrectPayment(total, msg.value);
         } else {

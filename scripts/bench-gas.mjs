@@ -217,12 +217,19 @@ function report(rows) {
     ...cells.map((c) => `| ${c.join(" | ")} |`),
     `<!-- bench:gas:end -->`,
   ].join("\n");
-  const docPath = path.join(ROOT, "docs/benchmarks.md");
-  let doc = existsSync(docPath) ? readFileSync(docPath, "utf8") : "# Benchmarks\n";
+  // docs/benchmarks.md gets the section (created if missing); docs/contracts.md carries the
+  // same table between the same markers, refreshed only if it has them.
   const section = /<!-- bench:gas:start -->[\s\S]*<!-- bench:gas:end -->/;
-  doc = section.test(doc) ? doc.replace(section, md) : `${doc.trimEnd()}\n\n${md}\n`;
-  mkdirSync(path.dirname(docPath), { recursive: true });
-  writeFileSync(docPath, doc);
+  for (const [rel, create] of [["docs/benchmarks.md", true], ["docs/contracts.md", false]]) {
+    const docPath = path.join(ROOT, rel);
+    if (!existsSync(docPath) && !create) continue;
+    let doc = existsSync(docPath) ? readFileSync(docPath, "utf8") : "# Benchmarks\n";
+    if (section.test(doc)) doc = doc.replace(section, () => md);
+    else if (create) doc = `${doc.trimEnd()}\n\n${md}\n`;
+    else continue;
+    mkdirSync(path.dirname(docPath), { recursive: true });
+    writeFileSync(docPath, doc);
+  }
 
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(path.join(ROOT, "bench/results/gas.json"), JSON.stringify(rows, null, 2) + "\n");
