@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startAnvil, type AnvilHandle } from "../scripts/lib/anvil.mjs";
+import { deployDevnet } from "../scripts/lib/devnet.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -12,13 +13,13 @@ let anvil: AnvilHandle | undefined;
 
 export async function setup(project: TestProject) {
   anvil = await startAnvil({ blockTime: 1 });
-  // Contract deployment (Seaport, ConduitController, DropFactory) plugs in here.
+  const contracts = await deployDevnet(anvil.url);
   const chains = {
     1868: {
       name: "soneium",
       rpcUrl: anvil.url,
-      seaportAddress: "0x0000000000000068F116a894984e2DB1123eB395",
-      dropFactoryAddress: "0x0000000000000000000000000000000000000000",
+      seaportAddress: contracts.seaportAddress,
+      dropFactoryAddress: contracts.dropFactoryAddress,
       confirmations: 0,
       nativeSymbol: "ETH",
     },
