@@ -1,5 +1,8 @@
 // Starts the anvil binary shipped in the npm registry package @foundry-rs/anvil-<platform>.
 // Used by `npm run dev`, the vitest global setups and the benchmark scripts.
+// package.json depends on the linux-amd64 binary package directly (as an optional dependency):
+// the `@foundry-rs/anvil` wrapper lists every platform's package, and the registry these
+// machines use only carries linux-amd64, which makes `npm ci` reject the lockfile.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { existsSync } from "node:fs";
@@ -20,9 +23,9 @@ export function anvilBinary() {
     const bin = path.join(path.dirname(pkgJson), "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
     if (existsSync(bin)) return bin;
   } catch {
-    // fall through to the wrapper installed in node_modules/.bin
+    // not installed for this platform: fall back to an anvil on PATH (foundryup)
   }
-  return path.resolve("node_modules/.bin/anvil");
+  return "anvil";
 }
 
 export async function freePort() {
