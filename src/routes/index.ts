@@ -3,7 +3,8 @@ import { assetsRouter } from "./assets/assets.index";
 import { collectionsRouter } from "./collections/collections.index";
 import { dropsRouter } from "./drops/drops.index";
 import { healthRouter } from "./health/health.index";
+import { metadataRouter } from "./metadata/metadata.index";
 import { projectWalletRouter } from "./project-wallet/project-wallet.index";
 import { transactionsRouter } from "./transactions/transactions.index";
 
-export const routers = [healthRouter, adminRouter, dropsRouter, assetsRouter, collectionsRouter, transactionsRouter, projectWalletRouter];
+export const routers = [healthRouter, adminRouter, dropsRouter, assetsRouter, collectionsRouter, transactionsRouter, projectWalletRouter, metadataRouter];

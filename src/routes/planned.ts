@@ -4,8 +4,6 @@
 // `.openapi(route, handler)` when implemented.
 import type { RouteConfig } from "@hono/zod-openapi";
 import { registerCollection, runIndexer } from "./admin/admin.routes";
-import { getAllowlistEntry } from "./drops/drops.routes";
-import { getTokenMetadata } from "./metadata/metadata.routes";
 import { getOrder, prepareListings, submitOrder } from "./orders/orders.routes";
 import { buyOrders, claim, deployDrop, mint, transfer } from "./project-wallet/project-wallet.routes";
 
@@ -15,8 +13,6 @@ export const plannedRoutes: RouteConfig[] = [
   mint,
   transfer,
   buyOrders,
-  getAllowlistEntry,
-  getTokenMetadata,
   prepareListings,
   submitOrder,
   getOrder,

@@ -4,8 +4,14 @@ import { validationError } from "../../lib/errors";
 import { lenientLimit, lenientPage, lenientSortBy, paginatedLinks, paginatedMeta, type PaginateConfig } from "../../lib/paginate";
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
+import { getAllowlistEntry } from "../../services/drops/allowlist";
 import { getDrop, listDrops, type DropFilters } from "../../services/drops/read-drops";
-import type { DropListQuery, getDrop as getDropRoute, listDrops as listDropsRoute } from "./drops.routes";
+import type {
+  DropListQuery,
+  getAllowlistEntry as getAllowlistEntryRoute,
+  getDrop as getDropRoute,
+  listDrops as listDropsRoute,
+} from "./drops.routes";
 
 const DROPS_PAGINATION: PaginateConfig = {
   sortableColumns: ["createdAt"],
@@ -76,4 +82,9 @@ export const listDropsHandler: AppRouteHandler<typeof listDropsRoute> = async (c
 export const getDropHandler: AppRouteHandler<typeof getDropRoute> = async (c) => {
   const drop = await getDrop(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id);
   return c.json(drop, 200);
+};
+
+export const getAllowlistEntryHandler: AppRouteHandler<typeof getAllowlistEntryRoute> = async (c) => {
+  const { id, address } = c.req.valid("param");
+  return c.json(await getAllowlistEntry(serviceContext(c.env), c.get("auth").projectId, id, address), 200);
 };

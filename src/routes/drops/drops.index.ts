@@ -1,5 +1,8 @@
 import { createRouter } from "../../lib/create-router";
-import { getDropHandler, listDropsHandler } from "./drops.handlers";
-import { getDrop, listDrops } from "./drops.routes";
+import { getAllowlistEntryHandler, getDropHandler, listDropsHandler } from "./drops.handlers";
+import { getAllowlistEntry, getDrop, listDrops } from "./drops.routes";
 
-export const dropsRouter = createRouter().openapi(listDrops, listDropsHandler).openapi(getDrop, getDropHandler);
+export const dropsRouter = createRouter()
+  .openapi(listDrops, listDropsHandler)
+  .openapi(getDrop, getDropHandler)
+  .openapi(getAllowlistEntry, getAllowlistEntryHandler);

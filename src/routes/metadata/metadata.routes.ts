@@ -18,7 +18,10 @@ export const getTokenMetadata = createRoute({
   path: "/v1/metadata/{chainId}/{contractAddress}/{tokenId}",
   tags: ["Metadata"],
   summary: "Token metadata (tokenURI target)",
-  description: "Public and cacheable. Served from R2 for `s3` drops and rendered from D1 for `metadata-api` drops.",
+  description:
+    "Public and cacheable (`Cache-Control: public, max-age=300, stale-while-revalidate=86400`, strong `ETag`; `If-None-Match` gets a 304). " +
+    "Served from R2 for `s3` drops (the token's document, else the drop's default) and rendered from D1 for `metadata-api` drops " +
+    "(the token's override, else the default). Tokens not minted yet have no metadata: 404, as do `self-hosted` drops and unknown contracts.",
   request: {
     params: z.object({
       chainId: ChainIdQuery.openapi({ param: { name: "chainId", in: "path" } }),
@@ -26,5 +29,9 @@ export const getTokenMetadata = createRoute({
       tokenId: UintString.openapi({ param: { name: "tokenId", in: "path" } }),
     }),
   },
-  responses: { 200: jsonContent(OpenSeaMetadataSchema, "Metadata JSON"), ...errorResponses("validation_error", "unsupported_chain", "not_found") },
+  responses: {
+    200: jsonContent(OpenSeaMetadataSchema, "Metadata JSON"),
+    304: { description: "Not modified: If-None-Match matched the current ETag" },
+    ...errorResponses("validation_error", "unsupported_chain", "not_found"),
+  },
 });

@@ -1,0 +1,5 @@
+import { createRouter } from "../../lib/create-router";
+import { getTokenMetadataHandler } from "./metadata.handlers";
+import { getTokenMetadata } from "./metadata.routes";
+
+export const metadataRouter = createRouter().openapi(getTokenMetadata, getTokenMetadataHandler);

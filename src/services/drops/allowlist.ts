@@ -1,0 +1,42 @@
+import { checksumAddress } from "../../chain/address";
+import type { drops } from "../../db/schema";
+import { AppError } from "../../lib/errors";
+import type { ServiceContext } from "../context";
+import { getOwnDropRow } from "./read-drops";
+import { findAllowlistEntry, type AllowlistProof } from "./whitelist";
+
+/**
+ * A D1 row holds at most 1 MB, and a tree dump takes ~220-300 bytes per entry, so only lists of
+ * a few thousand entries fit in `drops.allowlist_tree`; larger trees go to R2.
+ */
+export const MAX_INLINE_ALLOWLIST_TREE_BYTES = 900_000;
+
+export const allowlistObjectKey = (dropId: string) => `drops/${dropId}/allowlist.json`;
+
+/** Puts a built tree where it fits and returns the value for `drops.allowlist_tree` (null: it is in R2). */
+export async function storeAllowlistTree({ env }: ServiceContext, dropId: string, tree: string): Promise<string | null> {
+  if (tree.length <= MAX_INLINE_ALLOWLIST_TREE_BYTES) return tree;
+  await env.METADATA.put(allowlistObjectKey(dropId), tree, { httpMetadata: { contentType: "application/json" } });
+  return null;
+}
+
+async function loadAllowlistTree({ env }: ServiceContext, drop: typeof drops.$inferSelect): Promise<string | null> {
+  if (drop.allowlistTree) return drop.allowlistTree;
+  if (!drop.merkleRoot) return null;
+  const object = await env.METADATA.get(allowlistObjectKey(drop.id));
+  return object ? await object.text() : null;
+}
+
+/** What a public claimer passes to `claim(to, quantity, proof, maxClaimable, price)`. */
+export async function getAllowlistEntry(
+  ctx: ServiceContext,
+  projectId: string,
+  dropId: string,
+  address: string,
+): Promise<AllowlistProof> {
+  const tree = await loadAllowlistTree(ctx, await getOwnDropRow(ctx, projectId, dropId));
+  if (!tree) throw new AppError("not_found", "this drop has no allowlist");
+  const entry = findAllowlistEntry(tree, address);
+  if (!entry) throw new AppError("not_found", "address is not on this drop's allowlist");
+  return { ...entry, address: checksumAddress(entry.address) };
+}

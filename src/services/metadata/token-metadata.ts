@@ -1,0 +1,105 @@
+// The tokenURI target of `s3` and `metadata-api` drops (DESIGN §4 "Metadata storage").
+import { and, eq, inArray } from "drizzle-orm";
+import { assets, drops, tokenMetadata } from "../../db/schema";
+import { getChain } from "../../lib/chains";
+import { AppError } from "../../lib/errors";
+import type { TokenMetadata } from "../../schemas/resources";
+import { sha256Hex } from "../auth/keys";
+import type { ServiceContext } from "../context";
+
+/** OpenSea metadata standard: what the route serves and what `s3` drops keep in R2. */
+export interface OpenSeaMetadata {
+  name: string;
+  description?: string;
+  image?: string;
+  animation_url?: string;
+  external_url?: string;
+  attributes?: Record<string, unknown>[];
+  properties?: Record<string, unknown>;
+}
+
+export interface RenderedMetadata {
+  document: OpenSeaMetadata;
+  /** Strong ETag (quoted SHA-256 hex) of JSON.stringify(document), the exact response body. */
+  etag: string;
+}
+
+type TokenMetadataRow = typeof tokenMetadata.$inferSelect;
+
+export const DEFAULT_TOKEN_KEY = "default";
+
+/** R2 key of one token's document, or of the drop's default document. */
+export const metadataObjectKey = (dropId: string, tokenId: string) => `drops/${dropId}/${tokenId}.json`;
+
+export function toOpenSeaMetadata(metadata: TokenMetadata): OpenSeaMetadata {
+  const document: OpenSeaMetadata = { name: metadata.name };
+  if (metadata.description !== undefined) document.description = metadata.description;
+  if (metadata.image !== undefined) document.image = metadata.image;
+  if (metadata.animationUrl !== undefined) document.animation_url = metadata.animationUrl;
+  if (metadata.externalUrl !== undefined) document.external_url = metadata.externalUrl;
+  if (metadata.attributes !== undefined) document.attributes = metadata.attributes;
+  if (metadata.properties !== undefined) document.properties = metadata.properties;
+  return document;
+}
+
+function tokenMetadataFromRow(row: TokenMetadataRow): TokenMetadata {
+  const metadata: TokenMetadata = { name: row.name };
+  if (row.description !== null) metadata.description = row.description;
+  if (row.image !== null) metadata.image = row.image;
+  if (row.animationUrl !== null) metadata.animationUrl = row.animationUrl;
+  if (row.externalUrl !== null) metadata.externalUrl = row.externalUrl;
+  if (row.attributes !== null) metadata.attributes = JSON.parse(row.attributes) as TokenMetadata["attributes"];
+  if (row.properties !== null) metadata.properties = JSON.parse(row.properties) as TokenMetadata["properties"];
+  return metadata;
+}
+
+async function fromR2(bucket: R2Bucket, dropId: string, tokenId: string): Promise<OpenSeaMetadata | null> {
+  const object = (await bucket.get(metadataObjectKey(dropId, tokenId))) ?? (await bucket.get(metadataObjectKey(dropId, DEFAULT_TOKEN_KEY)));
+  return object ? await object.json<OpenSeaMetadata>() : null;
+}
+
+async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: string, tokenId: string): Promise<OpenSeaMetadata | null> {
+  const rows = await db
+    .select()
+    .from(tokenMetadata)
+    .where(
+      and(
+        eq(tokenMetadata.chainId, chainId),
+        eq(tokenMetadata.contractAddress, contractAddress),
+        inArray(tokenMetadata.tokenKey, [tokenId, DEFAULT_TOKEN_KEY]),
+      ),
+    )
+    .all();
+  const row = rows.find((r) => r.tokenKey === tokenId) ?? rows.find((r) => r.tokenKey === DEFAULT_TOKEN_KEY);
+  return row ? toOpenSeaMetadata(tokenMetadataFromRow(row)) : null;
+}
+
+/**
+ * Metadata of a minted token of one of our `s3` or `metadata-api` drops. Unminted tokens are
+ * 404 on purpose: answering for them would reveal (blind-box) metadata before the mint.
+ */
+export async function renderTokenMetadata(
+  ctx: ServiceContext,
+  chainId: number,
+  contractAddress: string,
+  tokenId: string,
+): Promise<RenderedMetadata> {
+  getChain(ctx.env, chainId);
+  const [dropRows, assetRows] = await ctx.db.batch([
+    ctx.db
+      .select({ id: drops.id, storage: drops.metadataStorageType })
+      .from(drops)
+      .where(and(eq(drops.chainId, chainId), eq(drops.contractAddress, contractAddress))),
+    ctx.db
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.chainId, chainId), eq(assets.contractAddress, contractAddress), eq(assets.tokenId, tokenId))),
+  ]);
+  const drop = dropRows[0];
+  if (!drop) throw new AppError("not_found", "no drop at this contract");
+  if (drop.storage === "self-hosted") throw new AppError("not_found", "this drop's metadata is self-hosted: its tokenURI is baseUri + tokenId");
+  if (!assetRows[0]) throw new AppError("not_found", "token not minted (metadata exists only for minted tokens)");
+  const document = drop.storage === "s3" ? await fromR2(ctx.env.METADATA, drop.id, tokenId) : await fromD1(ctx, chainId, contractAddress, tokenId);
+  if (!document) throw new AppError("not_found", "no metadata stored for this token");
+  return { document, etag: `"${await sha256Hex(JSON.stringify(document))}"` };
+}
