@@ -25,6 +25,9 @@ export default defineConfig(async () => {
                   WALLET_MNEMONIC: TEST_WALLET_MNEMONIC,
                   ADMIN_TOKEN: TEST_ADMIN_TOKEN,
                   RPC_URL: inject("rpcUrl"),
+                  // Fast engine timings so confirmation, rebroadcast and bump paths run in seconds.
+                  ENGINE_POLL_MS: "200",
+                  ENGINE_MAX_POLL_MS: "1000",
                   TEST_MIGRATIONS: migrations,
                 },
               },

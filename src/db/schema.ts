@@ -295,6 +295,8 @@ export const transactions = sqliteTable(
     blockNumber: integer("block_number"),
     errorMessage: text("error_message"),
     metadata: text("metadata"),
+    /** Internal JSON the confirmation needs (claim: recipient, overrides, predicted ids). Never returned. */
+    payload: text("payload"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -316,6 +318,8 @@ export const idempotencyKeys = sqliteTable(
     status: text("status", { enum: ["in_progress", "completed"] }).notNull(),
     responseStatus: integer("response_status"),
     responseBody: text("response_body"),
+    /** JSON object of the first response's headers worth replaying (content-type, deprecation…). */
+    responseHeaders: text("response_headers"),
     createdAt: createdAt(),
     expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   },
@@ -328,3 +332,22 @@ export const indexerCursors = sqliteTable("indexer_cursors", {
   lastBlock: integer("last_block").notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * Chain logs whose effects are applied (Transfer, OrderFulfilled…). The receipt handler and the
+ * indexer both see the same logs; whoever inserts the row first applies the effects, in the same
+ * D1 batch, guarded by `applied_by` (see services/chain-events).
+ */
+export const chainEvents = sqliteTable(
+  "chain_events",
+  {
+    chainId: integer("chain_id").notNull(),
+    transactionHash: text("transaction_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    /** Random token of the batch that applied the log. */
+    appliedBy: text("applied_by").notNull(),
+    blockNumber: integer("block_number").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.transactionHash, t.logIndex] })],
+);

@@ -5,13 +5,9 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import { registerCollection, runIndexer } from "./admin/admin.routes";
 import { getOrder, prepareListings, submitOrder } from "./orders/orders.routes";
-import { buyOrders, claim, deployDrop, mint, transfer } from "./project-wallet/project-wallet.routes";
+import { buyOrders } from "./project-wallet/project-wallet.routes";
 
 export const plannedRoutes: RouteConfig[] = [
-  deployDrop,
-  claim,
-  mint,
-  transfer,
   buyOrders,
   prepareListings,
   submitOrder,

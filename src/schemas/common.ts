@@ -16,12 +16,18 @@ export const Address = z.string().openapi({ example: "0x5FbDB2315678afecb367f032
 export const Hex = z.string().regex(/^0x[0-9a-fA-F]*$/, "must be 0x-prefixed hex");
 export const Bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32-byte hex (0x + 64 hex characters)");
 
+const UINT_DIGITS = /^(0|[1-9][0-9]{0,77})$/;
+
 /** Non-negative integer as a decimal string (uint256 amounts and token ids). */
 export const UintString = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,77})$/, "must be a non-negative integer string")
-  .refine((value) => BigInt(value) < 2n ** 256n, "must fit in uint256")
+  .regex(UINT_DIGITS, "must be a non-negative integer string")
+  // Checks after a failed regex still run in zod 4, so this one must not assume the format.
+  .refine((value) => !UINT_DIGITS.test(value) || BigInt(value) < 2n ** 256n, "must fit in uint256")
   .openapi({ example: "1000000000000000" });
+
+/** A UintString greater than zero. */
+export const PositiveUintString = UintString.refine((value) => !UINT_DIGITS.test(value) || BigInt(value) > 0n, "must be greater than 0");
 
 export const ChainIdBody = z.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });
 export const ChainIdQuery = z.coerce.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });

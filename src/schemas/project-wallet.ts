@@ -1,6 +1,6 @@
 // Request bodies of the project-wallet endpoints (DESIGN §4), strict: unknown fields are 400.
 import { z } from "@hono/zod-openapi";
-import { AddressInput, UintString, Uuid } from "./common";
+import { AddressInput, PositiveUintString, Uuid } from "./common";
 import { TokenMetadataSchema } from "./resources";
 
 const DEFAULT_CHAIN = 1868;
@@ -88,7 +88,7 @@ export const TransferBody = z
     type: z.enum(["native", "erc20"]),
     chainId: ChainIdWithDefault,
     recipientAddress: AddressInput,
-    amount: UintString.refine((value) => BigInt(value) > 0n, "must be greater than 0").openapi({ description: "Integer amount in the smallest unit" }),
+    amount: PositiveUintString.openapi({ description: "Integer amount in the smallest unit" }),
     tokenAddress: AddressInput.optional().openapi({ description: "ERC20 contract; required when type is erc20" }),
   })
   .superRefine((body, ctx) => {

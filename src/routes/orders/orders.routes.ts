@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { AddressInput, ChainIdBody, errorResponses, Hex, IsoDateTime, jsonBody, jsonContent, READ_SECURITY, UintString } from "../../schemas/common";
+import { AddressInput, ChainIdBody, PositiveUintString, errorResponses, Hex, IsoDateTime, jsonBody, jsonContent, READ_SECURITY, UintString } from "../../schemas/common";
 import { ListingSchema } from "../../schemas/resources";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
@@ -50,7 +50,7 @@ export const PrepareListingsBody = z
           contractAddress: AddressInput,
           tokenId: UintString,
           quantity: UintString.default("1"),
-          unitPrice: UintString.refine((v) => BigInt(v) > 0n, "must be greater than 0"),
+          unitPrice: PositiveUintString,
           currencyAddress: AddressInput.optional(),
         }),
       )

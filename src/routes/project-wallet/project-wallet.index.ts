@@ -1,5 +1,10 @@
 import { createRouter } from "../../lib/create-router";
-import { getProjectWalletHandler } from "./project-wallet.handlers";
-import { getProjectWallet } from "./project-wallet.routes";
+import * as handlers from "./project-wallet.handlers";
+import * as routes from "./project-wallet.routes";
 
-export const projectWalletRouter = createRouter().openapi(getProjectWallet, getProjectWalletHandler);
+export const projectWalletRouter = createRouter()
+  .openapi(routes.getProjectWallet, handlers.getProjectWalletHandler)
+  .openapi(routes.deployDrop, handlers.deployDropHandler)
+  .openapi(routes.claim, handlers.claimHandler)
+  .openapi(routes.mint, handlers.mintHandler)
+  .openapi(routes.transfer, handlers.transferHandler);

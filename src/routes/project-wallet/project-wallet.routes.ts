@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { secretKey } from "../../lib/auth";
+import { idempotency } from "../../lib/idempotency";
 import { Address, errorResponses, jsonBody, jsonContent, SECRET_SECURITY } from "../../schemas/common";
 import { BuyBody, ClaimBody, DeployDropBody, MintBody, TransferBody } from "../../schemas/project-wallet";
 import { ClaimedAssetSchema, DropSchema, TransactionSchema } from "../../schemas/resources";
@@ -24,6 +25,7 @@ const walletErrors = errorResponses(
   "unauthorized",
   "forbidden",
   "not_found",
+  "conflict",
   "idempotency_conflict",
   "insufficient_funds",
   "execution_reverted",
@@ -36,7 +38,7 @@ export const deployDrop = createRoute({
   path: "/v1/project-wallet/drops/deploy",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey] as const,
+  middleware: [secretKey, idempotency] as const,
   summary: "Deploy a drop",
   description:
     "Deploys a DropERC721 clone through the DropFactory (CREATE2, so `drop.contractAddress` is final in the response) with the project wallet, and creates its collection.",
@@ -52,7 +54,7 @@ export const claim = createRoute({
   path: "/v1/project-wallet/drops/claim",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey] as const,
+  middleware: [secretKey, idempotency] as const,
   summary: "Claim tokens to a recipient",
   description:
     "The project wallet mints `quantity` tokens of its own drop to `recipientAddress` (it pays gas, not the public price). Assets show the token ids the mint is expected to produce; the receipt's Transfer logs are authoritative once confirmed.",
@@ -69,7 +71,7 @@ export const mint = createRoute({
   path: "/v1/project-wallet/mint",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey] as const,
+  middleware: [secretKey, idempotency] as const,
   deprecated: true,
   summary: "Mint to a recipient (deprecated)",
   description: "Deprecated: use the claim endpoint. Responds with a `Deprecation: true` header. `tokenId` is ignored because the drop assigns ids.",
@@ -86,7 +88,7 @@ export const transfer = createRoute({
   path: "/v1/project-wallet/transfer",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey] as const,
+  middleware: [secretKey, idempotency] as const,
   summary: "Transfer native currency or an ERC20",
   description: "Sends from the project wallet after checking its balance (422 insufficient_funds).",
   request: { headers: IdempotencyHeaders, ...jsonBody(TransferBody) },
@@ -103,7 +105,7 @@ export const buyOrders = createRoute({
   path: "/v1/project-wallet/orders/buy",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey] as const,
+  middleware: [secretKey, idempotency] as const,
   summary: "Buy listed orders",
   description:
     "Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). An order that cannot be bought yields an error item; the others still go through.",

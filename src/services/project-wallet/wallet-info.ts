@@ -1,4 +1,4 @@
-import { fetchNativeBalance } from "../../chain/balance";
+import { nativeBalance } from "../../chain/transactions";
 import { chainsFrom } from "../../lib/chains";
 import type { ServiceContext } from "../context";
 import { getProjectRow } from "../projects";
@@ -9,7 +9,7 @@ export async function projectWalletInfo(ctx: ServiceContext, projectId: string) 
   const balances = await Promise.all(
     [...chainsFrom(ctx.env).values()].map(async (chain) => {
       try {
-        const balance = await fetchNativeBalance(chain.rpcUrl, project.walletAddress);
+        const balance = await nativeBalance(chain.rpcUrl, project.walletAddress);
         return { chainId: chain.chainId, symbol: chain.nativeSymbol, balance: balance.toString() };
       } catch {
         return { chainId: chain.chainId, symbol: chain.nativeSymbol, balance: null, error: "chain RPC unreachable" };

@@ -1,0 +1,15 @@
+import { encodeFunctionData, erc20Abi, type Address } from "viem";
+import { publicClient } from "./client";
+
+export { erc20Abi };
+
+export const encodeErc20Transfer = (to: string, amount: bigint) =>
+  encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Address, amount] });
+
+export async function erc20Decimals(rpcUrl: string, token: string): Promise<number> {
+  return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "decimals" });
+}
+
+export async function erc20Balance(rpcUrl: string, token: string, owner: string): Promise<bigint> {
+  return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] });
+}

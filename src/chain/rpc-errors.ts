@@ -1,0 +1,92 @@
+// Classification of chain errors by viem error type (never by message text in our code; viem
+// itself maps node messages to its typed node errors).
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  FeeCapTooLowError,
+  HttpRequestError,
+  InsufficientFundsError,
+  IntrinsicGasTooLowError,
+  NonceTooHighError,
+  NonceTooLowError,
+  RpcRequestError,
+  TimeoutError,
+  TipAboveFeeCapError,
+  decodeErrorResult,
+  type Abi,
+  type Hex,
+} from "viem";
+import { getNodeError } from "viem/utils";
+
+export type BroadcastOutcome =
+  | { kind: "accepted" }
+  /** The node will never take this transaction as signed. */
+  | { kind: "nonce_too_low" }
+  | { kind: "insufficient_funds" }
+  | { kind: "underpriced" }
+  | { kind: "rejected"; reason: string }
+  /** No definite answer (network, timeout, 5xx, node-internal error): retry the same bytes. */
+  | { kind: "transient" };
+
+/** Turns whatever `eth_sendRawTransaction` threw into what the engine should do next. */
+export function classifyBroadcastError(error: unknown): BroadcastOutcome {
+  if (!(error instanceof BaseError)) return { kind: "transient" };
+  if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) return { kind: "transient" };
+  const nodeError = getNodeError(error, {});
+  if (nodeError.walk((e) => e instanceof NonceTooLowError)) return { kind: "nonce_too_low" };
+  if (nodeError.walk((e) => e instanceof InsufficientFundsError)) return { kind: "insufficient_funds" };
+  if (nodeError.walk((e) => e instanceof FeeCapTooLowError || e instanceof TipAboveFeeCapError)) return { kind: "underpriced" };
+  if (nodeError.walk((e) => e instanceof NonceTooHighError)) return { kind: "transient" };
+  if (nodeError.walk((e) => e instanceof IntrinsicGasTooLowError)) return { kind: "rejected", reason: "intrinsic gas too low" };
+  const rpc = error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
+  // A JSON-RPC error object is the node's answer; -32603 (internal) and -32005 (limit) are not final.
+  if (rpc && rpc.code !== -32603 && rpc.code !== -32005) return { kind: "rejected", reason: rpc.shortMessage };
+  return { kind: "transient" };
+}
+
+export type SimulationFailure =
+  | { kind: "reverted"; errorName?: string; args?: readonly unknown[]; message: string }
+  | { kind: "insufficient_funds" }
+  | { kind: "unavailable" };
+
+function revertData(error: BaseError): Hex | undefined {
+  let data: Hex | undefined;
+  error.walk((e) => {
+    const candidate = (e as { data?: unknown }).data;
+    if (typeof candidate === "string" && candidate.startsWith("0x") && candidate.length >= 10) {
+      data = candidate as Hex;
+      return true;
+    }
+    if (candidate && typeof candidate === "object" && typeof (candidate as { data?: unknown }).data === "string") {
+      data = (candidate as { data: Hex }).data;
+      return true;
+    }
+    return false;
+  });
+  return data;
+}
+
+/** A failed eth_estimateGas/eth_call: a revert (decoded with `abi` when possible) or an outage. */
+export function classifySimulationError(error: unknown, abi?: Abi): SimulationFailure {
+  if (!(error instanceof BaseError)) return { kind: "unavailable" };
+  if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) return { kind: "unavailable" };
+  if (error.walk((e) => e instanceof InsufficientFundsError)) return { kind: "insufficient_funds" };
+  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
+  if (reverted) {
+    return { kind: "reverted", errorName: reverted.data?.errorName, args: reverted.data?.args, message: reverted.reason ?? reverted.shortMessage };
+  }
+  const data = revertData(error);
+  if (data && abi) {
+    try {
+      const decoded = decodeErrorResult({ abi, data });
+      return { kind: "reverted", errorName: decoded.errorName, args: decoded.args, message: decoded.errorName };
+    } catch {
+      // not one of the ABI's errors
+    }
+  }
+  const rpc = error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
+  if (rpc && rpc.code === 3) return { kind: "reverted", message: rpc.shortMessage };
+  if (getNodeError(error, {}).walk((e) => e instanceof InsufficientFundsError)) return { kind: "insufficient_funds" };
+  if (rpc && rpc.code !== -32603 && rpc.code !== -32005) return { kind: "reverted", message: rpc.shortMessage };
+  return { kind: "unavailable" };
+}

@@ -1,0 +1,94 @@
+// Raw transaction plumbing for the engine: pricing, estimating, signing, broadcasting, watching.
+import { formatTransactionReceipt, keccak256, type Address, type Hex, type TransactionReceipt } from "viem";
+import type { HDAccount } from "viem/accounts";
+import { publicClient } from "./client";
+import { classifyBroadcastError, type BroadcastOutcome } from "./rpc-errors";
+
+export interface UnsignedTransaction {
+  chainId: number;
+  nonce: number;
+  to: string;
+  data: string;
+  value: bigint;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface SignedTransaction {
+  raw: Hex;
+  hash: Hex;
+}
+
+export async function signTransaction(account: HDAccount, tx: UnsignedTransaction): Promise<SignedTransaction> {
+  const raw = await account.signTransaction({
+    type: "eip1559",
+    chainId: tx.chainId,
+    nonce: tx.nonce,
+    to: tx.to as Address,
+    data: tx.data as Hex,
+    value: tx.value,
+    gas: tx.gas,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+  });
+  return { raw, hash: keccak256(raw) };
+}
+
+export async function broadcastRaw(rpcUrl: string, raw: Hex): Promise<BroadcastOutcome> {
+  try {
+    await publicClient(rpcUrl).sendRawTransaction({ serializedTransaction: raw });
+    return { kind: "accepted" };
+  } catch (error) {
+    return classifyBroadcastError(error);
+  }
+}
+
+export interface FeeQuote {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** EIP-1559 fees: 2 × base fee + tip, so a transaction survives a few full blocks of base-fee rises. */
+export async function quoteFees(rpcUrl: string): Promise<FeeQuote> {
+  const client = publicClient(rpcUrl);
+  const [block, tip] = await Promise.all([client.getBlock({ blockTag: "latest" }), client.estimateMaxPriorityFeePerGas().catch(() => 1_000_000n)]);
+  const baseFee = block.baseFeePerGas ?? 0n;
+  const priority = tip > 0n ? tip : 1_000_000n;
+  return { maxFeePerGas: baseFee * 2n + priority, maxPriorityFeePerGas: priority };
+}
+
+export async function estimateGas(rpcUrl: string, tx: { from: string; to: string; data: string; value: bigint }): Promise<bigint> {
+  return publicClient(rpcUrl).estimateGas({
+    account: tx.from as Address,
+    to: tx.to as Address,
+    data: tx.data as Hex,
+    value: tx.value,
+  });
+}
+
+export async function transactionCount(rpcUrl: string, address: string, blockTag: "latest" | "pending"): Promise<number> {
+  return publicClient(rpcUrl).getTransactionCount({ address: address as Address, blockTag });
+}
+
+export async function blockNumber(rpcUrl: string): Promise<bigint> {
+  return publicClient(rpcUrl).getBlockNumber({ cacheTime: 0 });
+}
+
+export async function nativeBalance(rpcUrl: string, address: string): Promise<bigint> {
+  return publicClient(rpcUrl).getBalance({ address: address as Address });
+}
+
+/** The receipt, or null while the transaction is not mined (or unknown). */
+export async function receiptOrNull(rpcUrl: string, hash: string): Promise<TransactionReceipt | null> {
+  const receipt = await publicClient(rpcUrl).request({ method: "eth_getTransactionReceipt", params: [hash as Hex] });
+  return receipt ? formatTransactionReceipt(receipt) : null;
+}
+
+/** Whether the node still has the transaction (in its pool or mined). */
+export async function nodeKnowsTransaction(rpcUrl: string, hash: string): Promise<boolean> {
+  const tx = await publicClient(rpcUrl).request({ method: "eth_getTransactionByHash", params: [hash as Hex] });
+  return tx !== null;
+}
+
+export type { TransactionReceipt };

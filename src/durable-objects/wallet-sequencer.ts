@@ -1,0 +1,57 @@
+import { DurableObject } from "cloudflare:workers";
+import { SequencerCore } from "../services/engine/sequencer";
+import type { SubmitResult, TxIntent, WatchedTransaction } from "../services/engine/types";
+import { logError } from "../lib/log";
+import { watcherStub } from "./stubs";
+
+interface Identity {
+  chainId: number;
+  walletIndex: number;
+}
+
+/**
+ * Allocates nonces for one wallet on one chain, signs and broadcasts (logic in
+ * services/engine/sequencer.ts). Storage: `nonce` {next, released[]}, `reservation:<contract>`
+ * {nextTokenId, reserved}, `identity` {chainId, walletIndex} for the gap-filling alarm.
+ */
+export class WalletSequencer extends DurableObject<Env> {
+  private readonly core: SequencerCore;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.core = new SequencerCore(
+      env,
+      ctx.storage,
+      (transactionId) => watcherStub(env, transactionId),
+      (at) => ctx.storage.setAlarm(at),
+    );
+  }
+
+  async submit(intent: TxIntent): Promise<SubmitResult> {
+    this.ctx.storage.put<Identity>("identity", { chainId: intent.chainId, walletIndex: intent.walletIndex });
+    return this.core.submit(intent);
+  }
+
+  bump(record: WatchedTransaction): Promise<WatchedTransaction> {
+    return this.core.bump(record);
+  }
+
+  fill(record: WatchedTransaction): Promise<WatchedTransaction> {
+    return this.core.fill(record);
+  }
+
+  releaseReservation(contract: string, quantity: number): Promise<void> {
+    return this.core.releaseReservation(contract, quantity);
+  }
+
+  override async alarm(): Promise<void> {
+    const identity = await this.ctx.storage.get<Identity>("identity");
+    if (!identity) return;
+    try {
+      await this.core.fillReleasedNonces(identity.walletIndex, identity.chainId);
+    } catch (error) {
+      logError(this.env, { where: "WalletSequencer.alarm" }, error);
+      await this.ctx.storage.setAlarm(Date.now() + 5_000);
+    }
+  }
+}

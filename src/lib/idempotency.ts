@@ -1,0 +1,41 @@
+import type { MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { sha256Hex } from "../services/auth/keys";
+import { serviceContext } from "../services/context";
+import { abandonIdempotentRequest, completeIdempotentRequest, startIdempotentRequest } from "../services/idempotency";
+import { validationError } from "./errors";
+import type { AppBindings } from "./types";
+
+const MAX_KEY_LENGTH = 200;
+const REPLAYED_HEADERS = ["content-type", "deprecation", "link"];
+
+/**
+ * `Idempotency-Key` for POSTs that sign or store (runs after auth, before validation): the
+ * first response (2xx or 4xx) is stored and replayed for 24 h with `Idempotent-Replayed: true`.
+ */
+export const idempotency: MiddlewareHandler<AppBindings> = async (c, next) => {
+  const key = c.req.header("idempotency-key");
+  if (key === undefined) return next();
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw validationError("header.idempotency-key", `must be 1 to ${MAX_KEY_LENGTH} characters`);
+  }
+  const { projectId } = c.get("auth");
+  const ctx = serviceContext(c.env);
+  const body = await c.req.text();
+  const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${body}`);
+
+  const start = await startIdempotentRequest(ctx, projectId, key, requestHash);
+  if (start.kind === "replay") {
+    for (const [name, value] of Object.entries(start.headers)) c.header(name, value);
+    c.header("idempotent-replayed", "true");
+    return c.body(start.body, start.status as ContentfulStatusCode);
+  }
+
+  await next();
+  if (c.res.status >= 500 || c.res.status === 429) {
+    await abandonIdempotentRequest(ctx, projectId, key);
+    return;
+  }
+  const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (c.res.headers.has(name) ? [[name, c.res.headers.get(name)!]] : [])));
+  await completeIdempotentRequest(ctx, projectId, key, { status: c.res.status, body: await c.res.clone().text(), headers });
+};

@@ -1,0 +1,95 @@
+// POST /v1/project-wallet/drops/claim and the deprecated /mint: the project wallet mints to a
+// recipient as the drop's minter. Token ids are reserved by the wallet's sequencer in nonce
+// order, so the ids in the response are the ones the chain will assign.
+import { and, eq, sql } from "drizzle-orm";
+import { checksumAddress } from "../../chain/address";
+import { encodeMintTo, mintGasLimitWithoutEstimate } from "../../chain/drop-contract";
+import { collections, drops } from "../../db/schema";
+import { getChain } from "../../lib/chains";
+import { AppError, notFound } from "../../lib/errors";
+import type { ClaimedAsset, TokenMetadata } from "../../schemas/resources";
+import type { ServiceContext } from "../context";
+import { getProjectRow } from "../projects";
+import { assertOwnProject, sendFromProjectWallet } from "../project-wallet/send";
+import type { TransactionView } from "../transactions/transaction-view";
+import { collectionView } from "../views";
+import { assetFieldsFrom, mintedAssetFields, type ClaimPayload } from "./minted-metadata";
+
+export interface MintInput {
+  projectId?: string;
+  chainId: number;
+  contractAddress: string;
+  recipientAddress: string;
+  quantity: number;
+  overrideMetadata?: TokenMetadata[];
+  /** The deprecated mint's metadata: applies to every minted token. */
+  metadataForEveryToken?: TokenMetadata;
+}
+
+export async function mintFromDrop(
+  ctx: ServiceContext,
+  keyProjectId: string,
+  input: MintInput,
+  kind: "claim" | "mint",
+): Promise<{ assets: ClaimedAsset[]; transaction: TransactionView }> {
+  assertOwnProject(input.projectId, keyProjectId);
+  const chain = getChain(ctx.env, input.chainId);
+  if (/^0x0{40}$/.test(input.recipientAddress)) {
+    throw new AppError("validation_error", "body.recipientAddress: cannot be the zero address", [
+      { path: "body.recipientAddress", message: "cannot be the zero address" },
+    ]);
+  }
+  const drop = await ctx.db
+    .select()
+    .from(drops)
+    .where(and(eq(drops.chainId, chain.chainId), eq(drops.contractAddress, input.contractAddress), eq(drops.projectId, keyProjectId)))
+    .get();
+  if (!drop) throw notFound("drop");
+  if (drop.status === "failed") throw new AppError("conflict", "this drop's deployment failed; it cannot be minted");
+  const project = await getProjectRow(ctx, keyProjectId);
+
+  const payload: ClaimPayload = {
+    dropId: drop.id,
+    chainId: chain.chainId,
+    contract: drop.contractAddress,
+    metadataStorageType: drop.metadataStorageType,
+    baseUri: drop.baseUri,
+    overrides: input.overrideMetadata ?? null,
+    forEveryToken: input.metadataForEveryToken ?? null,
+  };
+  const { transaction, firstTokenId } = await sendFromProjectWallet(ctx, project, {
+    chainId: chain.chainId,
+    kind,
+    subjectId: drop.id,
+    to: drop.contractAddress,
+    data: encodeMintTo(input.recipientAddress, input.quantity),
+    value: "0",
+    metadata: null,
+    payload: JSON.stringify(payload),
+    revertAbi: "drop",
+    // Right after a deploy the drop has no code yet, so the mint cannot be simulated.
+    ...(drop.status === "pending" ? { gasLimit: mintGasLimitWithoutEstimate(input.quantity).toString() } : {}),
+    reservation: { contract: drop.contractAddress, quantity: input.quantity, totalSupply: drop.totalSupply, initialNextTokenId: drop.nextTokenId },
+  });
+  const first = firstTokenId!;
+  await ctx.db
+    .update(drops)
+    .set({ nextTokenId: sql`max(${drops.nextTokenId}, ${first + input.quantity})`, updatedAt: new Date() })
+    .where(eq(drops.id, drop.id));
+
+  const collection = await ctx.db.select().from(collections).where(eq(collections.dropId, drop.id)).get();
+  const tokenIds = Array.from({ length: input.quantity }, (_, i) => String(first + i));
+  const fields = await mintedAssetFields(ctx, payload, tokenIds);
+  const assets = tokenIds.map(
+    (tokenId, index): ClaimedAsset => ({
+      chainId: chain.chainId,
+      contractAddress: checksumAddress(drop.contractAddress),
+      tokenId,
+      schema: "ERC721",
+      ...(fields[index] ?? assetFieldsFrom(null, `${drop.baseUri}${tokenId}`)),
+      bestListing: null,
+      collection: collection ? collectionView(collection) : null,
+    }),
+  );
+  return { assets, transaction };
+}

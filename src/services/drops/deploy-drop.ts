@@ -1,0 +1,205 @@
+// POST /v1/project-wallet/drops/deploy (DESIGN §4 "Deploy"): a DropERC721 clone through the
+// DropFactory with CREATE2, so the address is known before the transaction is mined.
+import { and, eq } from "drizzle-orm";
+import { checksumAddress } from "../../chain/address";
+import { encodeCreateDrop, MAX_UNIT_PRICE, predictDropAddress, provenanceHashOf, ZERO_ADDRESS, ZERO_BYTES32 } from "../../chain/drop-contract";
+import { erc20Decimals } from "../../chain/erc20";
+import { collections, drops, tokenMetadata } from "../../db/schema";
+import { getChain, type ChainConfig } from "../../lib/chains";
+import { AppError, validationError } from "../../lib/errors";
+import type { DropView, TokenMetadata } from "../../schemas/resources";
+import type { ServiceContext } from "../context";
+import { metadataObjectKey, toOpenSeaMetadata } from "../metadata/token-metadata";
+import { getProjectRow } from "../projects";
+import { assertOwnProject, sendFromProjectWallet } from "../project-wallet/send";
+import type { TransactionView } from "../transactions/transaction-view";
+import { dropView } from "../views";
+import { tokenMetadataRow } from "./minted-metadata";
+import { storeAllowlistTree } from "./allowlist";
+import { buildAllowlist, parseWhitelist } from "./whitelist";
+
+export interface DeployDropInput {
+  chainId: number;
+  name: string;
+  mode: "standard" | "badge";
+  defaultTokenMetadata?: TokenMetadata;
+  description?: string;
+  symbol?: string;
+  totalSupply?: number;
+  unitPrice?: number;
+  startTime?: string;
+  limitPerWallet?: number;
+  whitelist?: string;
+  currencyAddress?: string;
+  creatorFeeAddress?: string;
+  creatorFeeBps?: number;
+  projectId?: string;
+  metadataStorageType: "s3" | "metadata-api" | "self-hosted";
+  baseUri?: string;
+}
+
+const randomHex32 = () => `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+
+/** "Genesis Pass" → "GP": the upper-cased first letter of each word (letters and digits only). */
+export function defaultSymbol(name: string): string {
+  const initials = name
+    .split(/\s+/)
+    .map((word) => word.match(/[\p{L}\p{N}]/u)?.[0] ?? "")
+    .join("")
+    .toUpperCase()
+    .slice(0, 11);
+  return initials || "DROP";
+}
+
+/** A decimal amount in whole units (0.01) → smallest units, exactly, or a 400 naming the field. */
+export function toSmallestUnit(amount: number, decimals: number, field: string): bigint {
+  const text = amount.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 });
+  const [whole, fraction = ""] = text.split(".");
+  if (fraction.length > decimals) throw validationError(field, `has more than ${decimals} decimal places for this currency`);
+  const value = BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0");
+  if (value > MAX_UNIT_PRICE) throw validationError(field, "is too large");
+  return value;
+}
+
+async function currencyDecimals(chain: ChainConfig, currencyAddress: string | undefined): Promise<number> {
+  if (!currencyAddress) return 18;
+  try {
+    return await erc20Decimals(chain.rpcUrl, currencyAddress);
+  } catch {
+    throw validationError("body.currencyAddress", "is not an ERC20 token on this chain (decimals() failed)");
+  }
+}
+
+export async function deployDrop(
+  ctx: ServiceContext,
+  keyProjectId: string,
+  input: DeployDropInput,
+): Promise<{ drop: DropView; transactions: TransactionView[] }> {
+  assertOwnProject(input.projectId, keyProjectId);
+  const chain = getChain(ctx.env, input.chainId);
+  if (/^0x0{40}$/i.test(chain.dropFactoryAddress)) {
+    throw new AppError("unsupported_chain", `no DropFactory is configured for chain ${chain.chainId}`);
+  }
+  const project = await getProjectRow(ctx, keyProjectId);
+
+  // Everything a client can get wrong is checked before anything is written or signed.
+  const allowlist = input.whitelist?.trim() ? buildAllowlist(parseWhitelist(input.whitelist)) : null;
+  const decimals = await currencyDecimals(chain, input.currencyAddress);
+  const unitPrice = toSmallestUnit(input.unitPrice ?? 0, decimals, "body.unitPrice");
+  const startTime = input.startTime ? new Date(input.startTime) : null;
+
+  const dropId = crypto.randomUUID();
+  const salt = randomHex32();
+  const blindboxKey = randomHex32();
+  const provenanceHash = provenanceHashOf(blindboxKey);
+  let contractAddress: string;
+  try {
+    contractAddress = await predictDropAddress(chain.rpcUrl, chain.dropFactoryAddress, project.walletAddress, salt);
+  } catch {
+    throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
+  }
+  const selfHosted = input.metadataStorageType === "self-hosted";
+  const baseUri = selfHosted ? input.baseUri! : `${ctx.env.PUBLIC_URL}/v1/metadata/${chain.chainId}/${checksumAddress(contractAddress)}/`;
+  const creatorFeeAddress = (input.creatorFeeAddress ?? project.walletAddress).toLowerCase();
+  const symbol = input.symbol ?? defaultSymbol(input.name);
+  const now = new Date();
+
+  const dropRow: typeof drops.$inferInsert = {
+    id: dropId,
+    projectId: project.id,
+    chainId: chain.chainId,
+    contractAddress,
+    salt,
+    name: input.name,
+    symbol,
+    description: input.description ?? "",
+    ownerAddress: project.walletAddress.toLowerCase(),
+    blindboxKey,
+    provenanceHash,
+    imageUrl: input.defaultTokenMetadata?.image ?? "",
+    baseUri,
+    mode: input.mode,
+    metadataStorageType: input.metadataStorageType,
+    metadataRepoId: selfHosted ? null : input.metadataStorageType === "s3" ? `r2:drops/${dropId}` : `d1:${dropId}`,
+    creatorFeeAddress,
+    creatorFeeBps: input.creatorFeeBps ?? 0,
+    totalSupply: input.totalSupply ?? null,
+    unitPrice: unitPrice.toString(),
+    currencyAddress: input.currencyAddress ?? null,
+    startTime,
+    limitPerWallet: input.limitPerWallet ?? null,
+    merkleRoot: allowlist?.merkleRoot ?? null,
+    // Large trees live in R2; storeAllowlistTree says what the column holds.
+    allowlistTree: allowlist ? await storeAllowlistTree(ctx, dropId, allowlist.tree) : null,
+    nextTokenId: 1,
+    status: "pending",
+    createdAt: now,
+    updatedAt: now,
+  };
+  // Rows first, so the watcher always finds the drop it marks deployed; removed if the send fails.
+  await ctx.db.batch([
+    ctx.db.insert(drops).values(dropRow),
+    ctx.db.insert(collections).values({
+      id: crypto.randomUUID(),
+      slug: `${chain.name}:${contractAddress}`,
+      chainId: chain.chainId,
+      contractAddress,
+      schema: "ERC721",
+      name: input.name,
+      imageUrl: input.defaultTokenMetadata?.image ?? null,
+      description: input.description ?? null,
+      isVerified: false,
+      dropId,
+      tracked: true,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    ...(input.defaultTokenMetadata && !selfHosted
+      ? [ctx.db.insert(tokenMetadata).values(tokenMetadataRow(chain.chainId, contractAddress, "default", input.defaultTokenMetadata, now))]
+      : []),
+  ]);
+  if (input.metadataStorageType === "s3" && input.defaultTokenMetadata) {
+    await ctx.env.METADATA.put(metadataObjectKey(dropId, "default"), JSON.stringify(toOpenSeaMetadata(input.defaultTokenMetadata)), {
+      httpMetadata: { contentType: "application/json" },
+    });
+  }
+
+  try {
+    const { transaction } = await sendFromProjectWallet(ctx, project, {
+      chainId: chain.chainId,
+      kind: "deploy",
+      subjectId: dropId,
+      to: chain.dropFactoryAddress,
+      data: encodeCreateDrop(salt, {
+        owner: project.walletAddress,
+        minter: project.walletAddress,
+        name: input.name,
+        symbol,
+        baseURI: baseUri,
+        mode: input.mode,
+        maxSupply: input.totalSupply ?? 0,
+        unitPrice,
+        currency: input.currencyAddress ?? ZERO_ADDRESS,
+        startTime: startTime ? Math.floor(startTime.getTime() / 1000) : 0,
+        limitPerWallet: input.limitPerWallet ?? 0,
+        merkleRoot: allowlist?.merkleRoot ?? ZERO_BYTES32,
+        royaltyRecipient: creatorFeeAddress,
+        royaltyBps: input.creatorFeeBps ?? 0,
+        provenanceHash,
+      }),
+      value: "0",
+      metadata: null,
+      payload: null,
+      revertAbi: "factory",
+    });
+    const saved = await ctx.db.select().from(drops).where(eq(drops.id, dropId)).get();
+    return { drop: dropView(saved!, project.id), transactions: [transaction] };
+  } catch (error) {
+    await ctx.db.batch([
+      ctx.db.delete(tokenMetadata).where(and(eq(tokenMetadata.chainId, chain.chainId), eq(tokenMetadata.contractAddress, contractAddress))),
+      ctx.db.delete(collections).where(eq(collections.dropId, dropId)),
+      ctx.db.delete(drops).where(eq(drops.id, dropId)),
+    ]);
+    throw error;
+  }
+}

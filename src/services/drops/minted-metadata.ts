@@ -1,0 +1,97 @@
+// Metadata of freshly minted tokens: the claim's overrides (or the mint's one metadata object)
+// for the ids the receipt reports, falling back to the drop's default.
+import { tokenMetadata } from "../../db/schema";
+import type { TokenMetadata } from "../../schemas/resources";
+import type { AssetFields } from "../chain-events/apply";
+import type { ServiceContext } from "../context";
+import { metadataObjectKey, toOpenSeaMetadata } from "../metadata/token-metadata";
+
+/** Stored on the transaction row at request time; read back when the receipt arrives. */
+export interface ClaimPayload {
+  dropId: string;
+  chainId: number;
+  /** Lower-case drop address. */
+  contract: string;
+  metadataStorageType: "s3" | "metadata-api" | "self-hosted";
+  baseUri: string;
+  /** Entry i applies to the i-th minted token (claim's overrideMetadata). */
+  overrides: TokenMetadata[] | null;
+  /** Applies to every minted token (deprecated mint's metadata). */
+  forEveryToken: TokenMetadata | null;
+}
+
+const metadataFor = (payload: ClaimPayload, index: number): TokenMetadata | null =>
+  payload.overrides?.[index] ?? payload.forEveryToken ?? null;
+
+async function defaultMetadata(ctx: ServiceContext, payload: ClaimPayload): Promise<TokenMetadata | null> {
+  const row = await ctx.env.DB.prepare(
+    "select name, description, image, animation_url, external_url from token_metadata where chain_id = ? and contract_address = ? and token_key = 'default'",
+  )
+    .bind(payload.chainId, payload.contract)
+    .first<{ name: string; description: string | null; image: string | null; animation_url: string | null; external_url: string | null }>();
+  if (!row) return null;
+  return {
+    name: row.name,
+    ...(row.description ? { description: row.description } : {}),
+    ...(row.image ? { image: row.image } : {}),
+    ...(row.animation_url ? { animationUrl: row.animation_url } : {}),
+    ...(row.external_url ? { externalUrl: row.external_url } : {}),
+  };
+}
+
+export function assetFieldsFrom(metadata: TokenMetadata | null, tokenUri: string | null): AssetFields {
+  return {
+    name: metadata?.name ?? null,
+    description: metadata?.description ?? null,
+    imageUrl: metadata?.image ?? null,
+    animationUrl: metadata?.animationUrl ?? null,
+    tokenUri,
+  };
+}
+
+export async function mintedAssetFields(ctx: ServiceContext, payload: ClaimPayload, tokenIds: string[]): Promise<AssetFields[]> {
+  const fallback = await defaultMetadata(ctx, payload);
+  return tokenIds.map((tokenId, index) => assetFieldsFrom(metadataFor(payload, index) ?? fallback, `${payload.baseUri}${tokenId}`));
+}
+
+/** Per-token metadata for the minted ids: D1 rows (metadata-api and s3), R2 objects (s3). Idempotent. */
+export async function writeMintedMetadata(ctx: ServiceContext, payload: ClaimPayload, tokenIds: string[]): Promise<void> {
+  const specific = tokenIds.map((tokenId, index) => ({ tokenId, metadata: metadataFor(payload, index) })).filter((entry) => entry.metadata);
+  if (!specific.length || payload.metadataStorageType === "self-hosted") return;
+  const now = new Date();
+  const [first, ...rest] = specific.map(({ tokenId, metadata }) => {
+    const row = tokenMetadataRow(payload.chainId, payload.contract, tokenId, metadata!, now);
+    const { createdAt: _keepOriginal, ...changes } = row;
+    return ctx.db
+      .insert(tokenMetadata)
+      .values(row)
+      .onConflictDoUpdate({ target: [tokenMetadata.chainId, tokenMetadata.contractAddress, tokenMetadata.tokenKey], set: changes });
+  });
+  await ctx.db.batch([first!, ...rest]);
+  if (payload.metadataStorageType === "s3") {
+    await Promise.all(
+      specific.map(({ tokenId, metadata }) =>
+        ctx.env.METADATA.put(metadataObjectKey(payload.dropId, tokenId), JSON.stringify(toOpenSeaMetadata(metadata!)), {
+          httpMetadata: { contentType: "application/json" },
+        }),
+      ),
+    );
+  }
+}
+
+export function tokenMetadataRow(chainId: number, contract: string, tokenKey: string, metadata: TokenMetadata, now: Date) {
+  return {
+    chainId,
+    contractAddress: contract,
+    tokenKey,
+    name: metadata.name,
+    description: metadata.description ?? null,
+    image: metadata.image ?? null,
+    animationUrl: metadata.animationUrl ?? null,
+    externalUrl: metadata.externalUrl ?? null,
+    attributes: metadata.attributes ? JSON.stringify(metadata.attributes) : null,
+    properties: metadata.properties ? JSON.stringify(metadata.properties) : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,0 +1,352 @@
+// The WalletSequencer's logic: the one place a wallet's nonces are handed out on a chain.
+// Estimation and pricing run concurrently; nonce allocation, token-id reservation and signing
+// happen without yielding in between, so nonces follow arrival order with no gaps. The record
+// and its signed bytes are persisted (TxWatcher + D1) before the broadcast, and a broadcast
+// never waits for the previous one.
+import { classifySimulationError } from "../../chain/rpc-errors";
+import { dropErc721Abi } from "../../chain/artifacts/drop-erc721";
+import { dropFactoryAbi } from "../../chain/artifacts/drop-factory";
+import { seaportAbi } from "../../chain/artifacts/seaport";
+import { broadcastRaw, estimateGas, quoteFees, signTransaction, transactionCount, type FeeQuote } from "../../chain/transactions";
+import { projectAccount } from "../../chain/wallet";
+import { erc20Abi } from "../../chain/erc20";
+import { getChain } from "../../lib/chains";
+import { serviceContext } from "../context";
+import { transactionView } from "../transactions/transaction-view";
+import { bumpedFees, engineConfig } from "./config";
+import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
+import type { MintReservation, RevertAbi, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
+
+export interface WatcherPort {
+  track(record: WatchedTransaction): Promise<void>;
+  forget(id: string): Promise<void>;
+}
+
+interface NonceState {
+  next: number;
+  /** Nonces given back by definite rejections, reused first so no gap stays behind. */
+  released: number[];
+}
+
+interface ReservationState {
+  nextTokenId: number;
+  /** Tokens minted or on their way; a revert gives its quantity back. */
+  reserved: number;
+}
+
+const NONCE_KEY = "nonce";
+const reservationKey = (contract: string) => `reservation:${contract.toLowerCase()}`;
+const FEE_QUOTE_TTL_MS = 1_000;
+const MAX_NONCE_RESYNCS = 3;
+/** How long a released nonce may wait for a new request before a filler takes it. */
+export const RELEASED_NONCE_GRACE_MS = 5_000;
+
+// createDrop runs the drop's initializer, so its reverts can carry the drop's errors too.
+const REVERT_ABIS = { drop: dropErc721Abi, factory: [...dropFactoryAbi, ...dropErc721Abi], erc20: erc20Abi, seaport: seaportAbi, none: undefined };
+
+function shortfall(state: ReservationState, request: MintReservation): SubmitFailure | null {
+  if (request.totalSupply === null || state.reserved + request.quantity <= request.totalSupply) return null;
+  const left = Math.max(0, request.totalSupply - state.reserved);
+  return failure("sold_out", `only ${left} of ${request.totalSupply} tokens are left`);
+}
+
+const failure = (code: SubmitFailure["error"]["code"], message: string, details?: SubmitFailure["error"]["details"]): SubmitFailure => ({
+  ok: false,
+  error: { code, message, ...(details ? { details } : {}) },
+});
+
+export class SequencerCore {
+  private nonce: NonceState | undefined;
+  private nonceLoading: Promise<NonceState> | undefined;
+  private fees: { quote: FeeQuote; at: number } | undefined;
+  private readonly config: ReturnType<typeof engineConfig>;
+
+  constructor(
+    private readonly env: Env,
+    private readonly storage: DurableObjectStorage,
+    private readonly watcherFor: (transactionId: string) => WatcherPort,
+    private readonly scheduleGapCheck: (at: number) => Promise<void>,
+  ) {
+    this.config = engineConfig(env);
+  }
+
+  async submit(intent: TxIntent): Promise<SubmitResult> {
+    const chain = getChain(this.env, intent.chainId);
+    const account = projectAccount(this.env.WALLET_MNEMONIC, intent.walletIndex);
+    if (account.address.toLowerCase() !== intent.walletAddress.toLowerCase()) {
+      return failure("internal_error", "wallet index does not match the wallet address");
+    }
+
+    // A cheap supply check first, so a sold-out drop answers sold_out rather than a revert.
+    if (intent.reservation) {
+      const soldOut = await this.supplyShortfall(intent.reservation);
+      if (soldOut) return soldOut;
+    }
+
+    // 1. Simulate before any nonce is taken: a revert costs the caller a 422, not a gap.
+    let gas: bigint;
+    try {
+      gas = await this.gasFor(chain.rpcUrl, intent);
+    } catch (error) {
+      return this.simulationFailure(error, intent.revertAbi);
+    }
+    let fees: FeeQuote;
+    try {
+      fees = await this.feeQuote(chain.rpcUrl);
+    } catch {
+      return failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable`);
+    }
+    let nonceState: NonceState;
+    try {
+      nonceState = await this.loadNonce(chain.rpcUrl, intent.walletAddress);
+    } catch {
+      return failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable`);
+    }
+
+    // 2. No awaits from here to the signature: reservation and nonce follow arrival order.
+    let reservation: ReservationState | undefined;
+    let firstTokenId: number | undefined;
+    if (intent.reservation) {
+      reservation = await this.reservationState(intent.reservation);
+      const soldOut = shortfall(reservation, intent.reservation);
+      if (soldOut) return soldOut;
+      const { quantity } = intent.reservation;
+      firstTokenId = reservation.nextTokenId;
+      reservation.nextTokenId += quantity;
+      reservation.reserved += quantity;
+      this.storage.put(reservationKey(intent.reservation.contract), reservation);
+    }
+    let nonce = this.allocateNonce(nonceState);
+
+    const createdAt = new Date();
+    for (let attempt = 0; ; attempt++) {
+      const signed = await signTransaction(account, {
+        chainId: intent.chainId,
+        nonce,
+        to: intent.to,
+        data: intent.data,
+        value: BigInt(intent.value),
+        gas,
+        ...fees,
+      });
+      const record: WatchedTransaction = {
+        id: intent.transactionId,
+        projectId: intent.projectId,
+        chainId: intent.chainId,
+        walletAddress: account.address,
+        walletIndex: intent.walletIndex,
+        kind: intent.kind,
+        subjectId: intent.subjectId,
+        nonce,
+        to: intent.to,
+        data: intent.data,
+        value: intent.value,
+        gas: gas.toString(),
+        maxFeePerGas: fees.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+        raw: signed.raw,
+        hashes: [
+          {
+            hash: signed.hash,
+            purpose: "original",
+            maxFeePerGas: fees.maxFeePerGas.toString(),
+            maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+          },
+        ],
+        ...(intent.reservation ? { reservation: { contract: intent.reservation.contract, quantity: intent.reservation.quantity } } : {}),
+        createdAt: createdAt.getTime(),
+        pendingSinceBlock: null,
+        polls: 0,
+        bumps: 0,
+        filling: false,
+        settled: false,
+      };
+
+      // 3. Persist before broadcasting: the watcher holds the raw bytes, D1 the visible record.
+      const { db } = serviceContext(this.env);
+      const [row] = await Promise.all([
+        insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
+        this.watcherFor(intent.transactionId).track(record),
+      ]);
+
+      // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
+      const outcome = await broadcastRaw(chain.rpcUrl, signed.raw);
+      if (outcome.kind === "accepted" || outcome.kind === "transient") {
+        return { ok: true, transaction: transactionView(row), ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
+      }
+      if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
+        // Someone else used this nonce (a transaction sent outside the service): move past it.
+        nonceState = await this.resyncNonce(chain.rpcUrl, intent.walletAddress);
+        nonce = this.allocateNonce(nonceState);
+        continue;
+      }
+
+      await Promise.all([this.watcherFor(intent.transactionId).forget(intent.transactionId), deleteUnsentRow(db, intent.transactionId)]);
+      await this.releaseNonce(nonce);
+      if (reservation && intent.reservation && firstTokenId !== undefined) {
+        await this.giveBackReservation(intent.reservation.contract, intent.reservation.quantity, firstTokenId);
+      }
+      if (outcome.kind === "insufficient_funds") {
+        return failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`);
+      }
+      const reason = outcome.kind === "rejected" ? outcome.reason : outcome.kind.replaceAll("_", " ");
+      return failure("chain_unavailable", `the node rejected the transaction: ${reason}`);
+    }
+  }
+
+  /** Re-signs a pending transaction with higher fees: same nonce, same call (or the filler), new hash. */
+  bump(record: WatchedTransaction): Promise<WatchedTransaction> {
+    return this.resign(record, record.filling ? "fill" : "bump");
+  }
+
+  /** Takes a transaction's nonce with a 0-value self-transfer priced to replace it. */
+  fill(record: WatchedTransaction): Promise<WatchedTransaction> {
+    return this.resign({ ...record, filling: true }, "fill");
+  }
+
+  private async resign(record: WatchedTransaction, purpose: "bump" | "fill"): Promise<WatchedTransaction> {
+    const chain = getChain(this.env, record.chainId);
+    const fees = bumpedFees(
+      { maxFeePerGas: BigInt(record.maxFeePerGas), maxPriorityFeePerGas: BigInt(record.maxPriorityFeePerGas) },
+      await this.feeQuote(chain.rpcUrl, true),
+    );
+    const account = projectAccount(this.env.WALLET_MNEMONIC, record.walletIndex);
+    const call =
+      purpose === "fill"
+        ? { to: account.address, data: "0x", value: 0n, gas: 21_000n }
+        : { to: record.to, data: record.data, value: BigInt(record.value), gas: BigInt(record.gas) };
+    const signed = await signTransaction(account, { chainId: record.chainId, nonce: record.nonce, ...call, ...fees });
+    const priced = { maxFeePerGas: fees.maxFeePerGas.toString(), maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString() };
+    return {
+      ...record,
+      ...priced,
+      raw: signed.raw,
+      hashes: [...record.hashes, { hash: signed.hash, purpose, ...priced }],
+      bumps: record.bumps + (purpose === "bump" ? 1 : 0),
+      pendingSinceBlock: null,
+    };
+  }
+
+  /** A mint that reverted or never mined gives its supply back (its predicted ids stay used). */
+  async releaseReservation(contract: string, quantity: number): Promise<void> {
+    const state = await this.storage.get<ReservationState>(reservationKey(contract));
+    if (!state) return;
+    state.reserved = Math.max(0, state.reserved - quantity);
+    await this.storage.put(reservationKey(contract), state);
+  }
+
+  /** Alarm: a released nonce nobody reused is filled so later transactions are not stuck. */
+  async fillReleasedNonces(walletIndex: number, chainId: number): Promise<void> {
+    const state = this.nonce ?? (await this.storage.get<NonceState>(NONCE_KEY));
+    if (!state?.released.length) return;
+    this.nonce = state;
+    const chain = getChain(this.env, chainId);
+    const account = projectAccount(this.env.WALLET_MNEMONIC, walletIndex);
+    const fees = await this.feeQuote(chain.rpcUrl, true);
+    const mined = await transactionCount(chain.rpcUrl, account.address, "latest");
+    for (const nonce of [...state.released]) {
+      if (nonce >= mined) {
+        const signed = await signTransaction(account, { chainId, nonce, to: account.address, data: "0x", value: 0n, gas: 21_000n, ...fees });
+        const outcome = await broadcastRaw(chain.rpcUrl, signed.raw);
+        if (outcome.kind === "transient") continue;
+      }
+      state.released = state.released.filter((n) => n !== nonce);
+    }
+    await this.storage.put(NONCE_KEY, state);
+    if (state.released.length) await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
+  }
+
+  private async reservationState(request: MintReservation): Promise<ReservationState> {
+    return (
+      (await this.storage.get<ReservationState>(reservationKey(request.contract))) ?? {
+        nextTokenId: request.initialNextTokenId,
+        reserved: request.initialNextTokenId - 1,
+      }
+    );
+  }
+
+  private async supplyShortfall(request: MintReservation): Promise<SubmitFailure | null> {
+    return shortfall(await this.reservationState(request), request);
+  }
+
+  private async gasFor(rpcUrl: string, intent: TxIntent): Promise<bigint> {
+    if (intent.gasLimit) return BigInt(intent.gasLimit);
+    const estimate = await estimateGas(rpcUrl, { from: intent.walletAddress, to: intent.to, data: intent.data, value: BigInt(intent.value) });
+    // State can change between estimate and inclusion (an earlier pending mint warms or cools slots).
+    return (estimate * BigInt(100 + this.config.gasBufferPercent)) / 100n;
+  }
+
+  private simulationFailure(error: unknown, revertAbi: RevertAbi): SubmitFailure {
+    const failed = classifySimulationError(error, REVERT_ABIS[revertAbi]);
+    if (failed.kind === "insufficient_funds") return failure("insufficient_funds", "the project wallet cannot pay for this transaction");
+    if (failed.kind === "unavailable") return failure("chain_unavailable", "the chain RPC did not answer the gas estimate");
+    // The drop's own supply error is the API's sold_out, whatever our reservation count says.
+    if (failed.errorName === "MaxSupplyExceeded") return failure("sold_out", "the drop has no supply left for this quantity");
+    const name = failed.errorName ?? "execution reverted";
+    const args = failed.args?.length ? `(${failed.args.map(String).join(", ")})` : "";
+    return failure("execution_reverted", `the transaction would revert: ${name}${args}`, [{ path: "transaction", message: failed.message }]);
+  }
+
+  private async feeQuote(rpcUrl: string, fresh = false): Promise<FeeQuote> {
+    if (!fresh && this.fees && Date.now() - this.fees.at < FEE_QUOTE_TTL_MS) return this.fees.quote;
+    const quote = await quoteFees(rpcUrl);
+    this.fees = { quote, at: Date.now() };
+    return quote;
+  }
+
+  /** Stored state, moved forward to the chain's pending count if that is ahead (first use after a restart). */
+  private loadNonce(rpcUrl: string, walletAddress: string): Promise<NonceState> {
+    if (this.nonce) return Promise.resolve(this.nonce);
+    this.nonceLoading ??= (async () => {
+      const [stored, pending] = await Promise.all([this.storage.get<NonceState>(NONCE_KEY), transactionCount(rpcUrl, walletAddress, "pending")]);
+      const state: NonceState = stored ?? { next: pending, released: [] };
+      if (pending > state.next) {
+        state.next = pending;
+        state.released = [];
+      }
+      this.nonce = state;
+      await this.storage.put(NONCE_KEY, state);
+      return state;
+    })().finally(() => {
+      this.nonceLoading = undefined;
+    });
+    return this.nonceLoading;
+  }
+
+  private async resyncNonce(rpcUrl: string, walletAddress: string): Promise<NonceState> {
+    const pending = await transactionCount(rpcUrl, walletAddress, "pending");
+    const state = this.nonce ?? { next: pending, released: [] };
+    state.released = state.released.filter((n) => n >= pending);
+    state.next = Math.max(state.next, pending);
+    this.nonce = state;
+    await this.storage.put(NONCE_KEY, state);
+    return state;
+  }
+
+  /** Synchronous on purpose: no other request may interleave between reading and bumping `next`. */
+  private allocateNonce(state: NonceState): number {
+    const reused = state.released.length ? Math.min(...state.released) : undefined;
+    const nonce = reused ?? state.next++;
+    if (reused !== undefined) state.released = state.released.filter((n) => n !== reused);
+    this.storage.put(NONCE_KEY, state);
+    return nonce;
+  }
+
+  private async releaseNonce(nonce: number): Promise<void> {
+    const state = this.nonce!;
+    if (nonce === state.next - 1) state.next -= 1;
+    else {
+      state.released.push(nonce);
+      await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
+    }
+    await this.storage.put(NONCE_KEY, state);
+  }
+
+  private async giveBackReservation(contract: string, quantity: number, firstTokenId: number): Promise<void> {
+    const state = await this.storage.get<ReservationState>(reservationKey(contract));
+    if (!state) return;
+    if (state.nextTokenId === firstTokenId + quantity) state.nextTokenId = firstTokenId;
+    state.reserved = Math.max(0, state.reserved - quantity);
+    await this.storage.put(reservationKey(contract), state);
+  }
+}

@@ -1,0 +1,52 @@
+// The D1 mirror of engine state: one `transactions` row per intent, written before broadcast.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { transactions } from "../../db/schema";
+import type { TxIntent } from "./types";
+
+export function insertPendingRow(
+  db: Db,
+  intent: TxIntent,
+  sent: { nonce: number; hash: string; fromAddress: string; createdAt: Date },
+) {
+  return db
+    .insert(transactions)
+    .values({
+      id: intent.transactionId,
+      jobId: intent.jobId,
+      projectId: intent.projectId,
+      chainId: intent.chainId,
+      status: "pending",
+      kind: intent.kind,
+      subjectId: intent.subjectId,
+      fromAddress: sent.fromAddress.toLowerCase(),
+      toAddress: intent.to.toLowerCase(),
+      value: intent.value,
+      data: intent.data,
+      nonce: sent.nonce,
+      transactionHash: sent.hash,
+      metadata: intent.metadata,
+      payload: intent.payload,
+      createdAt: sent.createdAt,
+      updatedAt: sent.createdAt,
+    })
+    .onConflictDoUpdate({
+      target: transactions.id,
+      set: { nonce: sent.nonce, transactionHash: sent.hash, updatedAt: new Date() },
+    })
+    .returning()
+    .get();
+}
+
+/** A fee bump or nonce re-sign: same record, new hash; only while still pending. */
+export async function updatePendingHash(db: Db, id: string, hash: string, nonce: number) {
+  await db
+    .update(transactions)
+    .set({ transactionHash: hash, nonce, updatedAt: new Date() })
+    .where(and(eq(transactions.id, id), eq(transactions.status, "pending")));
+}
+
+/** The request failed before anything reached the chain: no transaction exists to show. */
+export async function deleteUnsentRow(db: Db, id: string) {
+  await db.delete(transactions).where(and(eq(transactions.id, id), eq(transactions.status, "pending")));
+}

@@ -1,0 +1,83 @@
+import type { ErrorCode, ErrorDetail } from "../../lib/errors";
+import type { TransactionView } from "../transactions/transaction-view";
+
+export type TxKind = "deploy" | "claim" | "mint" | "transfer" | "buy" | "nonce_fill";
+
+/** Which ABI decodes a revert of this transaction's simulation. */
+export type RevertAbi = "drop" | "factory" | "erc20" | "seaport" | "none";
+
+/** Token ids a mint will use, handed out in nonce order so predictions match the chain. */
+export interface MintReservation {
+  contract: string;
+  quantity: number;
+  /** null = unlimited. */
+  totalSupply: number | null;
+  /** D1's drops.next_token_id, used the first time the sequencer sees this contract. */
+  initialNextTokenId: number;
+}
+
+/** What a service asks the WalletSequencer to send. */
+export interface TxIntent {
+  transactionId: string;
+  jobId: string;
+  projectId: string;
+  walletIndex: number;
+  walletAddress: string;
+  chainId: number;
+  kind: TxKind;
+  subjectId: string | null;
+  to: string;
+  data: string;
+  /** Decimal string (wei). */
+  value: string;
+  metadata: string | null;
+  payload: string | null;
+  revertAbi: RevertAbi;
+  /** Skip estimation (the target contract is not deployed yet); decimal string. */
+  gasLimit?: string;
+  reservation?: MintReservation;
+}
+
+export interface SubmitFailure {
+  ok: false;
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+}
+
+export type SubmitResult = { ok: true; transaction: TransactionView; firstTokenId?: number } | SubmitFailure;
+
+export interface SentHash {
+  hash: string;
+  /** original/bump: the intended transaction; fill: the 0-value self-transfer taking its nonce. */
+  purpose: "original" | "bump" | "fill";
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+}
+
+/** Everything a TxWatcher needs to follow, rebroadcast, bump or fill one transaction. */
+export interface WatchedTransaction {
+  id: string;
+  projectId: string;
+  chainId: number;
+  walletAddress: string;
+  walletIndex: number;
+  kind: TxKind;
+  subjectId: string | null;
+  nonce: number;
+  to: string;
+  data: string;
+  value: string;
+  gas: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+  /** Signed bytes of the latest hash, rebroadcast as-is when the node loses them. */
+  raw: string;
+  hashes: SentHash[];
+  reservation?: { contract: string; quantity: number };
+  createdAt: number;
+  /** Block number when the latest bytes were first seen pending; bumps count from here. */
+  pendingSinceBlock: number | null;
+  polls: number;
+  bumps: number;
+  filling: boolean;
+  settled: boolean;
+}

@@ -1,0 +1,101 @@
+// One poll of a pending transaction (thirdweb Engine's rule: reload state, exit unless still
+// pending). Finds the receipt of any hash the transaction has had, rebroadcasts bytes the node
+// lost, re-prices after `bumpAfterBlocks` blocks unmined, and after the deadline takes the
+// nonce with a 0-value self-transfer and ends `failed`.
+import { blockNumber, broadcastRaw, nodeKnowsTransaction, receiptOrNull, transactionCount, type TransactionReceipt } from "../../chain/transactions";
+import { getChain } from "../../lib/chains";
+import type { ServiceContext } from "../context";
+import { engineConfig } from "./config";
+import { finalizeTransaction, type Settlement } from "./finalize";
+import { updatePendingHash } from "./transaction-rows";
+import type { SentHash, WatchedTransaction } from "./types";
+
+export interface SequencerPort {
+  bump(record: WatchedTransaction): Promise<WatchedTransaction>;
+  fill(record: WatchedTransaction): Promise<WatchedTransaction>;
+  releaseReservation(contract: string, quantity: number): Promise<void>;
+}
+
+export interface PollResult {
+  record: WatchedTransaction;
+  /** When to poll again; null once settled. */
+  nextPollInMs: number | null;
+}
+
+const FILL_REASON = "not mined before the deadline; its nonce was taken by a 0-value self-transfer";
+
+export function pollDelay(config: ReturnType<typeof engineConfig>, polls: number): number {
+  // Fast while young (most transactions land in the next block or two), slower later.
+  return Math.min(config.maxPollMs, config.pollMs * 2 ** Math.floor(polls / 5));
+}
+
+async function findReceipt(rpcUrl: string, record: WatchedTransaction): Promise<{ receipt: TransactionReceipt; sent: SentHash } | null> {
+  const latest = record.hashes.at(-1)!;
+  const receipt = await receiptOrNull(rpcUrl, latest.hash);
+  if (receipt) return { receipt, sent: latest };
+  if (record.hashes.length === 1) return null;
+  // An earlier version may have been mined instead of the latest (same nonce, so at most one).
+  const minedCount = await transactionCount(rpcUrl, record.walletAddress, "latest");
+  if (minedCount <= record.nonce) return null;
+  for (const sent of record.hashes.slice(0, -1).reverse()) {
+    const earlier = await receiptOrNull(rpcUrl, sent.hash);
+    if (earlier) return { receipt: earlier, sent };
+  }
+  return null;
+}
+
+function settlementOf(found: { receipt: TransactionReceipt; sent: SentHash }): Settlement {
+  if (found.sent.purpose === "fill") return { status: "failed", reason: FILL_REASON, receipt: found.receipt };
+  return { status: found.receipt.status === "success" ? "confirmed" : "reverted", receipt: found.receipt };
+}
+
+export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, sequencer: SequencerPort): Promise<PollResult> {
+  if (stored.settled) return { record: stored, nextPollInMs: null };
+  const config = engineConfig(ctx.env);
+  const rpcUrl = getChain(ctx.env, stored.chainId).rpcUrl;
+  let record: WatchedTransaction = { ...stored, polls: stored.polls + 1 };
+
+  const found = await findReceipt(rpcUrl, record);
+  if (found) return settle(ctx, record, settlementOf(found), sequencer);
+
+  // The nonce went to a transaction we never signed (sent outside the service): ours can't land.
+  if ((await transactionCount(rpcUrl, record.walletAddress, "latest")) > record.nonce) {
+    const again = await findReceipt(rpcUrl, record);
+    if (again) return settle(ctx, record, settlementOf(again), sequencer);
+    return settle(ctx, record, { status: "failed", reason: "its nonce was used by another transaction from the project wallet" }, sequencer);
+  }
+
+  const latest = record.hashes.at(-1)!;
+  const head = Number(await blockNumber(rpcUrl));
+  if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
+    // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again.
+    await broadcastRaw(rpcUrl, record.raw as `0x${string}`);
+    record.pendingSinceBlock = null;
+  } else if (record.pendingSinceBlock === null) {
+    record.pendingSinceBlock = head;
+  }
+
+  const overdue = Date.now() - record.createdAt > config.failAfterMs;
+  if (overdue && !record.filling) {
+    record = await sequencer.fill(record);
+    await broadcastRaw(rpcUrl, record.raw as `0x${string}`);
+  } else if (
+    record.pendingSinceBlock !== null &&
+    head - record.pendingSinceBlock >= config.bumpAfterBlocks &&
+    record.bumps < config.maxBumps
+  ) {
+    record = await sequencer.bump(record);
+    // The record shows the latest hash of the intended transaction, never the filler's.
+    if (!record.filling) await updatePendingHash(ctx.db, record.id, record.hashes.at(-1)!.hash, record.nonce);
+    await broadcastRaw(rpcUrl, record.raw as `0x${string}`);
+  }
+  return { record, nextPollInMs: pollDelay(config, record.polls) };
+}
+
+async function settle(ctx: ServiceContext, record: WatchedTransaction, settlement: Settlement, sequencer: SequencerPort): Promise<PollResult> {
+  await finalizeTransaction(ctx, record, settlement);
+  if (settlement.status !== "confirmed" && record.reservation) {
+    await sequencer.releaseReservation(record.reservation.contract, record.reservation.quantity);
+  }
+  return { record: { ...record, settled: true }, nextPollInMs: null };
+}

@@ -1,0 +1,53 @@
+// POST /v1/project-wallet/transfer: native currency or an ERC20 from the project wallet.
+import { encodeErc20Transfer, erc20Balance } from "../../chain/erc20";
+import { nativeBalance } from "../../chain/transactions";
+import { getChain } from "../../lib/chains";
+import { AppError } from "../../lib/errors";
+import type { ServiceContext } from "../context";
+import { getProjectRow } from "../projects";
+import type { TransactionView } from "../transactions/transaction-view";
+import { sendFromProjectWallet } from "./send";
+
+export interface TransferInput {
+  type: "native" | "erc20";
+  chainId: number;
+  recipientAddress: string;
+  amount: string;
+  tokenAddress?: string;
+}
+
+export async function transferFromProjectWallet(ctx: ServiceContext, projectId: string, input: TransferInput): Promise<TransactionView> {
+  const chain = getChain(ctx.env, input.chainId);
+  const project = await getProjectRow(ctx, projectId);
+  const amount = BigInt(input.amount);
+  let balance: bigint;
+  try {
+    balance =
+      input.type === "native"
+        ? await nativeBalance(chain.rpcUrl, project.walletAddress)
+        : await erc20Balance(chain.rpcUrl, input.tokenAddress!, project.walletAddress);
+  } catch {
+    throw new AppError(
+      input.type === "native" ? "chain_unavailable" : "validation_error",
+      input.type === "native" ? `chain ${chain.chainId} RPC did not answer` : "body.tokenAddress: is not an ERC20 token on this chain",
+      input.type === "native" ? undefined : [{ path: "body.tokenAddress", message: "is not an ERC20 token on this chain" }],
+    );
+  }
+  if (balance < amount) {
+    throw new AppError("insufficient_funds", `the project wallet holds ${balance} but the transfer needs ${amount}`, [
+      { path: "body.amount", message: `exceeds the wallet balance of ${balance}` },
+    ]);
+  }
+  const { transaction } = await sendFromProjectWallet(ctx, project, {
+    chainId: chain.chainId,
+    kind: "transfer",
+    subjectId: null,
+    to: input.type === "native" ? input.recipientAddress : input.tokenAddress!,
+    data: input.type === "native" ? "0x" : encodeErc20Transfer(input.recipientAddress, amount),
+    value: input.type === "native" ? amount.toString() : "0",
+    metadata: null,
+    payload: null,
+    revertAbi: input.type === "native" ? "none" : "erc20",
+  });
+  return transaction;
+}

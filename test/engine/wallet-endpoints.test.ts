@@ -1,0 +1,174 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { ETHER, chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+
+let project: TestProject;
+let stranger: TestProject;
+let drop: { id: string; contractAddress: string };
+const recipient = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+
+beforeAll(async () => {
+  project = await createTestProject("Wallet endpoints");
+  stranger = await createTestProject("Stranger");
+  await fund(project.walletAddress);
+  await fund(stranger.walletAddress);
+  const deployed = await call("/v1/project-wallet/drops/deploy", {
+    secretKey: project.secretKey,
+    body: { name: "Capped", metadataStorageType: "s3", defaultTokenMetadata: { name: "Capped" }, totalSupply: 5 },
+  });
+  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
+  drop = deployed.body.drop;
+  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+});
+
+describe("claim", () => {
+  it("rejects bad input with the right codes", async () => {
+    const claim = (body: Record<string, unknown>, key = project.secretKey) => call("/v1/project-wallet/drops/claim", { secretKey: key, body });
+    const base = { contractAddress: drop.contractAddress, recipientAddress: recipient };
+    const invalid: [Record<string, unknown>, string][] = [
+      [{ ...base, recipientAddress: "" }, "body.recipientAddress"],
+      [{ ...base, recipientAddress: "0x1234" }, "body.recipientAddress"],
+      [{ ...base, recipientAddress: "0x0000000000000000000000000000000000000000" }, "body.recipientAddress"],
+      [{ ...base, quantity: 0 }, "body.quantity"],
+      [{ ...base, quantity: 201 }, "body.quantity"],
+      [{ ...base, quantity: 1.5 }, "body.quantity"],
+      [{ ...base, quantity: 2, overrideMetadata: [{ name: "only one" }] }, "body.overrideMetadata"],
+      [{ ...base, overrideMetadata: [{ description: "no name" }] }, "body.overrideMetadata.0.name"],
+      [{ ...base, chainId: "1868" }, "body.chainId"],
+      [{ ...base, extra: true }, "body.extra"],
+    ];
+    for (const [body, path] of invalid) {
+      const error = expectEnvelope(await claim(body), 400, "validation_error");
+      expect(error.details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
+    }
+    expectEnvelope(await claim({ ...base, chainId: 1 }), 400, "unsupported_chain");
+    expectEnvelope(await claim({ ...base, contractAddress: "0x000000000000000000000000000000000000dEaD" }), 404, "not_found");
+    // Another project's drop looks like no drop at all; its projectId in the body is a 403.
+    expectEnvelope(await claim(base, stranger.secretKey), 404, "not_found");
+    expectEnvelope(await claim({ ...base, projectId: stranger.id }), 403, "forbidden");
+    expectEnvelope(await call("/v1/project-wallet/drops/claim", { apiKey: project.apiKey, body: base }), 403, "forbidden");
+    expectEnvelope(await call("/v1/project-wallet/drops/claim", { body: base }), 401, "unauthorized");
+  });
+
+  it("enforces the supply with 422 sold_out before any nonce is used", async () => {
+    const claimed = await call("/v1/project-wallet/drops/claim", {
+      secretKey: project.secretKey,
+      body: { contractAddress: drop.contractAddress, recipientAddress: recipient, quantity: 4 },
+    });
+    expect(claimed.status).toBe(201);
+    const soldOut = expectEnvelope(
+      await call("/v1/project-wallet/drops/claim", {
+        secretKey: project.secretKey,
+        body: { contractAddress: drop.contractAddress, recipientAddress: recipient, quantity: 2 },
+      }),
+      422,
+      "sold_out",
+    );
+    expect(soldOut.message).toContain("only 1 of 5");
+    const last = await call("/v1/project-wallet/drops/claim", {
+      secretKey: project.secretKey,
+      body: { contractAddress: drop.contractAddress, recipientAddress: recipient },
+    });
+    expect(last.body.assets.map((a: { tokenId: string }) => a.tokenId)).toEqual(["5"]);
+    expect((await waitForTransaction(last.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
+  });
+});
+
+describe("mint (deprecated)", () => {
+  it("mints with one metadata object for every token and says it is deprecated", async () => {
+    const deployed = await call("/v1/project-wallet/drops/deploy", {
+      secretKey: project.secretKey,
+      body: { name: "Legacy", metadataStorageType: "metadata-api", defaultTokenMetadata: { name: "Legacy" } },
+    });
+    const minted = await call("/v1/project-wallet/mint", {
+      secretKey: project.secretKey,
+      body: { contractAddress: deployed.body.drop.contractAddress, recipientAddress: recipient, quantity: 2, tokenId: 999, metadata: { name: "Same" } },
+    });
+    expect(minted.status, JSON.stringify(minted.body)).toBe(201);
+    expect(minted.headers.get("deprecation")).toBe("true");
+    expect(minted.body).toMatchObject({ status: "pending", projectId: project.id, metadata: null });
+    expect((await waitForTransaction(minted.body.id, project.apiKey)).status).toBe("confirmed");
+    // tokenId is ignored: the drop assigned 1 and 2.
+    const second = await call(`/v1/assets/1868/${deployed.body.drop.contractAddress}/2`, { apiKey: project.apiKey });
+    expect(second.body.name).toBe("Same");
+    expectEnvelope(await call("/v1/project-wallet/mint", { secretKey: project.secretKey, body: { recipientAddress: recipient } }), 400, "validation_error");
+  });
+});
+
+describe("transfer", () => {
+  it("sends native currency after a balance check", async () => {
+    const to = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+    const before = await chainClient().getBalance({ address: to });
+    const sent = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body: { type: "native", recipientAddress: to, amount: "12345" } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body).toMatchObject({ status: "pending", value: "12345", data: "0x" });
+    expect((await waitForTransaction(sent.body.id, project.apiKey)).status).toBe("confirmed");
+    expect(await chainClient().getBalance({ address: to })).toBe(before + 12345n);
+  });
+
+  it("rejects what cannot be sent", async () => {
+    const transfer = (body: Record<string, unknown>) => call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body });
+    const to = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+    expectEnvelope(await transfer({ type: "native", recipientAddress: to, amount: (1000n * ETHER).toString() }), 422, "insufficient_funds");
+    expectEnvelope(await transfer({ type: "native", recipientAddress: to, amount: "0" }), 400, "validation_error");
+    expectEnvelope(await transfer({ type: "native", recipientAddress: to, amount: "-1" }), 400, "validation_error");
+    expectEnvelope(await transfer({ type: "native", recipientAddress: to, amount: "1.5" }), 400, "validation_error");
+    expectEnvelope(await transfer({ type: "erc20", recipientAddress: to, amount: "1" }), 400, "validation_error");
+    expectEnvelope(await transfer({ type: "btc", recipientAddress: to, amount: "1" }), 400, "validation_error");
+    expectEnvelope(await transfer({ type: "erc20", recipientAddress: to, amount: "1", tokenAddress: to }), 400, "validation_error");
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("replays the first response, refuses reuse with another body, and sends once", async () => {
+    const to = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
+    const key = `transfer-${crypto.randomUUID()}`;
+    const body = { type: "native", recipientAddress: to, amount: "777" };
+    const first = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers: { "idempotency-key": key } });
+    const again = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers: { "idempotency-key": key } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expectEnvelope(
+      await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body: { ...body, amount: "778" }, headers: { "idempotency-key": key } }),
+      409,
+      "idempotency_conflict",
+    );
+    // Keys are per project: the same key elsewhere is a new request.
+    const other = await call("/v1/project-wallet/transfer", { secretKey: stranger.secretKey, body, headers: { "idempotency-key": key } });
+    expect(other.status).toBe(201);
+    expect(other.body.id).not.toBe(first.body.id);
+  });
+
+  it("lets exactly one of many concurrent duplicates send", async () => {
+    const to = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+    const key = `burst-${crypto.randomUUID()}`;
+    const before = await chainClient().getBalance({ address: to });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body: { type: "native", recipientAddress: to, amount: "1000" }, headers: { "idempotency-key": key } }),
+      ),
+    );
+    const created = results.filter((r) => r.status === 201);
+    expect(results.every((r) => r.status === 201 || (r.status === 409 && r.body.error.code === "conflict"))).toBe(true);
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    await waitForTransaction(created[0]!.body.id, project.apiKey);
+    expect(await chainClient().getBalance({ address: to })).toBe(before + 1000n);
+  });
+
+  it("rejects keys over 200 characters", async () => {
+    const error = expectEnvelope(
+      await call("/v1/project-wallet/transfer", {
+        secretKey: project.secretKey,
+        body: { type: "native", recipientAddress: recipient, amount: "1" },
+        headers: { "idempotency-key": "k".repeat(201) },
+      }),
+      400,
+      "validation_error",
+    );
+    expect(error.details?.[0]?.path).toBe("header.idempotency-key");
+  });
+});
