@@ -1,10 +1,53 @@
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/vitest-pool-workers";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
-// Two projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
-// against a real anvil started by test/global-setup.ts; "contracts" runs the Solidity suite in
-// Node against its own anvil.
+// Three projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
+// against a real anvil started by test/global-setup.ts; "faults" does the same against its own
+// anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "contracts" runs the
+// Solidity suite in Node against its own anvil.
+
+type Inject = (key: "chainsConfig" | "rpcUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
+
+function workerProject(options: {
+  name: string;
+  include: string[];
+  exclude?: string[];
+  globalSetup: string;
+  migrations: D1Migration[];
+  bindings: (inject: Inject) => Record<string, string>;
+}): TestProjectInlineConfiguration {
+  return {
+    plugins: [
+      cloudflareTest(({ inject }) => ({
+        main: "./src/index.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            PUBLIC_URL: "http://mintyard.test",
+            WALLET_MNEMONIC: TEST_WALLET_MNEMONIC,
+            ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+            // Fast engine timings so confirmation, rebroadcast and bump paths run in seconds.
+            ENGINE_POLL_MS: "200",
+            ENGINE_MAX_POLL_MS: "1000",
+            TEST_MIGRATIONS: options.migrations,
+            ...options.bindings(inject as Inject),
+          },
+        },
+      })),
+    ],
+    test: {
+      name: options.name,
+      include: options.include,
+      exclude: options.exclude ?? [],
+      globalSetup: [options.globalSetup],
+      setupFiles: ["./test/setup.ts"],
+      testTimeout: 60_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
@@ -13,36 +56,26 @@ export default defineConfig(async () => {
       reporters: ["default", "json"],
       outputFile: { json: "test-results/vitest.json" },
       projects: [
-        {
-          plugins: [
-            cloudflareTest(({ inject }) => ({
-              main: "./src/index.ts",
-              wrangler: { configPath: "./wrangler.toml" },
-              miniflare: {
-                bindings: {
-                  CHAINS: inject("chainsConfig"),
-                  PUBLIC_URL: "http://mintyard.test",
-                  WALLET_MNEMONIC: TEST_WALLET_MNEMONIC,
-                  ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-                  RPC_URL: inject("rpcUrl"),
-                  // Fast engine timings so confirmation, rebroadcast and bump paths run in seconds.
-                  ENGINE_POLL_MS: "200",
-                  ENGINE_MAX_POLL_MS: "1000",
-                  TEST_MIGRATIONS: migrations,
-                },
-              },
-            })),
-          ],
-          test: {
-            name: "workers",
-            include: ["test/**/*.test.ts"],
-            exclude: ["test/contracts/**"],
-            globalSetup: ["./test/global-setup.ts"],
-            setupFiles: ["./test/setup.ts"],
-            testTimeout: 60_000,
-            hookTimeout: 60_000,
-          },
-        },
+        workerProject({
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/contracts/**", "test/faults/**"],
+          globalSetup: "./test/global-setup.ts",
+          migrations,
+          bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl") }),
+        }),
+        workerProject({
+          name: "faults",
+          include: ["test/faults/**/*.test.ts"],
+          globalSetup: "./test/faults/global-setup.ts",
+          migrations,
+          bindings: (inject) => ({
+            CHAINS: inject("faultChainsConfig"),
+            RPC_URL: inject("faultAnvilUrl"),
+            PROXY_URL: inject("faultProxyUrl"),
+            ENGINE_BUMP_AFTER_BLOCKS: "2",
+          }),
+        }),
         {
           test: {
             name: "contracts",

@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** Test-only: the anvil started by test/global-setup.ts. */
       RPC_URL: string;
+      /** Test-only (faults project): the misbehaving proxy in front of that project's anvil. */
+      PROXY_URL: string;
     }
   }
 }

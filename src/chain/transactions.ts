@@ -35,9 +35,9 @@ export async function signTransaction(account: HDAccount, tx: UnsignedTransactio
   return { raw, hash: keccak256(raw) };
 }
 
-export async function broadcastRaw(rpcUrl: string, raw: Hex): Promise<BroadcastOutcome> {
+export async function broadcastRaw(rpcUrl: string, raw: string): Promise<BroadcastOutcome> {
   try {
-    await publicClient(rpcUrl).sendRawTransaction({ serializedTransaction: raw });
+    await publicClient(rpcUrl).sendRawTransaction({ serializedTransaction: raw as Hex });
     return { kind: "accepted" };
   } catch (error) {
     return classifyBroadcastError(error);

@@ -3,7 +3,7 @@ import { serviceContext } from "../services/context";
 import { engineConfig } from "../services/engine/config";
 import type { WatchedTransaction } from "../services/engine/types";
 import { pollDelay, pollOnce } from "../services/engine/watcher";
-import { logError } from "../lib/log";
+import { logWarn } from "../lib/log";
 import { sequencerStub } from "./stubs";
 
 const RECORD_KEY = "tx";
@@ -41,7 +41,7 @@ export class TxWatcher extends DurableObject<Env> {
       if (nextPollInMs !== null) await this.ctx.storage.setAlarm(Date.now() + nextPollInMs);
     } catch (error) {
       // An RPC or D1 hiccup: keep the stored state and try again later.
-      logError(this.env, { where: "TxWatcher.alarm", transactionId: stored.id }, error);
+      logWarn(this.env, { where: "TxWatcher.alarm", transactionId: stored.id }, error);
       await this.ctx.storage.put(RECORD_KEY, { ...stored, polls: stored.polls + 1 });
       await this.ctx.storage.setAlarm(Date.now() + pollDelay(engineConfig(this.env), stored.polls + 1));
     }

@@ -40,8 +40,8 @@ export class WalletSequencer extends DurableObject<Env> {
     return this.core.fill(record);
   }
 
-  releaseReservation(contract: string, quantity: number): Promise<void> {
-    return this.core.releaseReservation(contract, quantity);
+  releaseReservation(contract: string, quantity: number, firstTokenId: number): Promise<void> {
+    return this.core.releaseReservation(contract, quantity, firstTokenId);
   }
 
   override async alarm(): Promise<void> {

@@ -29,3 +29,10 @@ export function logError(env: Partial<Pick<Env, "WALLET_MNEMONIC" | "ADMIN_TOKEN
     }),
   );
 }
+
+/** A transient, expected failure (an RPC hiccup the caller retries): one line, no stack. */
+export function logWarn(env: Partial<Pick<Env, "WALLET_MNEMONIC" | "ADMIN_TOKEN">>, fields: Record<string, unknown>, error: unknown) {
+  const err = error instanceof Error ? error : new Error(String(error));
+  const short = (err as { shortMessage?: string }).shortMessage ?? err.message.split("\n")[0] ?? "";
+  console.warn(JSON.stringify({ level: "warn", ...fields, error: err.name, message: redact(short, [env.WALLET_MNEMONIC, env.ADMIN_TOKEN]) }));
+}

@@ -153,7 +153,9 @@ export class SequencerCore {
             maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
           },
         ],
-        ...(intent.reservation ? { reservation: { contract: intent.reservation.contract, quantity: intent.reservation.quantity } } : {}),
+        ...(intent.reservation && firstTokenId !== undefined
+          ? { reservation: { contract: intent.reservation.contract, quantity: intent.reservation.quantity, firstTokenId } }
+          : {}),
         createdAt: createdAt.getTime(),
         pendingSinceBlock: null,
         polls: 0,
@@ -183,7 +185,7 @@ export class SequencerCore {
 
       await Promise.all([this.watcherFor(intent.transactionId).forget(intent.transactionId), deleteUnsentRow(db, intent.transactionId)]);
       await this.releaseNonce(nonce);
-      if (reservation && intent.reservation && firstTokenId !== undefined) {
+      if (intent.reservation && firstTokenId !== undefined) {
         await this.giveBackReservation(intent.reservation.contract, intent.reservation.quantity, firstTokenId);
       }
       if (outcome.kind === "insufficient_funds") {
@@ -227,12 +229,13 @@ export class SequencerCore {
     };
   }
 
-  /** A mint that reverted or never mined gives its supply back (its predicted ids stay used). */
-  async releaseReservation(contract: string, quantity: number): Promise<void> {
-    const state = await this.storage.get<ReservationState>(reservationKey(contract));
-    if (!state) return;
-    state.reserved = Math.max(0, state.reserved - quantity);
-    await this.storage.put(reservationKey(contract), state);
+  /**
+   * A mint that reverted or never mined gives its supply back, and its ids too when no later
+   * mint was reserved after it (otherwise later predictions stay one batch ahead; receipts
+   * remain authoritative for D1).
+   */
+  async releaseReservation(contract: string, quantity: number, firstTokenId: number): Promise<void> {
+    await this.giveBackReservation(contract, quantity, firstTokenId);
   }
 
   /** Alarm: a released nonce nobody reused is filled so later transactions are not stuck. */

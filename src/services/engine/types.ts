@@ -72,7 +72,7 @@ export interface WatchedTransaction {
   /** Signed bytes of the latest hash, rebroadcast as-is when the node loses them. */
   raw: string;
   hashes: SentHash[];
-  reservation?: { contract: string; quantity: number };
+  reservation?: { contract: string; quantity: number; firstTokenId: number };
   createdAt: number;
   /** Block number when the latest bytes were first seen pending; bumps count from here. */
   pendingSinceBlock: number | null;

@@ -13,7 +13,7 @@ import type { SentHash, WatchedTransaction } from "./types";
 export interface SequencerPort {
   bump(record: WatchedTransaction): Promise<WatchedTransaction>;
   fill(record: WatchedTransaction): Promise<WatchedTransaction>;
-  releaseReservation(contract: string, quantity: number): Promise<void>;
+  releaseReservation(contract: string, quantity: number, firstTokenId: number): Promise<void>;
 }
 
 export interface PollResult {
@@ -67,27 +67,26 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
 
   const latest = record.hashes.at(-1)!;
   const head = Number(await blockNumber(rpcUrl));
+  let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
-    // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again.
-    await broadcastRaw(rpcUrl, record.raw as `0x${string}`);
+    // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
+    // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
+    underpriced = (await broadcastRaw(rpcUrl, record.raw)).kind === "underpriced";
     record.pendingSinceBlock = null;
   } else if (record.pendingSinceBlock === null) {
     record.pendingSinceBlock = head;
   }
 
   const overdue = Date.now() - record.createdAt > config.failAfterMs;
+  const stalled = record.pendingSinceBlock !== null && head - record.pendingSinceBlock >= config.bumpAfterBlocks;
   if (overdue && !record.filling) {
     record = await sequencer.fill(record);
-    await broadcastRaw(rpcUrl, record.raw as `0x${string}`);
-  } else if (
-    record.pendingSinceBlock !== null &&
-    head - record.pendingSinceBlock >= config.bumpAfterBlocks &&
-    record.bumps < config.maxBumps
-  ) {
+    await broadcastRaw(rpcUrl, record.raw);
+  } else if ((stalled || underpriced) && record.bumps < config.maxBumps) {
     record = await sequencer.bump(record);
     // The record shows the latest hash of the intended transaction, never the filler's.
     if (!record.filling) await updatePendingHash(ctx.db, record.id, record.hashes.at(-1)!.hash, record.nonce);
-    await broadcastRaw(rpcUrl, record.raw as `0x${string}`);
+    await broadcastRaw(rpcUrl, record.raw);
   }
   return { record, nextPollInMs: pollDelay(config, record.polls) };
 }
@@ -95,7 +94,8 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
 async function settle(ctx: ServiceContext, record: WatchedTransaction, settlement: Settlement, sequencer: SequencerPort): Promise<PollResult> {
   await finalizeTransaction(ctx, record, settlement);
   if (settlement.status !== "confirmed" && record.reservation) {
-    await sequencer.releaseReservation(record.reservation.contract, record.reservation.quantity);
+    const { contract, quantity, firstTokenId } = record.reservation;
+    await sequencer.releaseReservation(contract, quantity, firstTokenId);
   }
   return { record: { ...record, settled: true }, nextPollInMs: null };
 }

@@ -1,0 +1,98 @@
+// A misbehaving JSON-RPC proxy for fault tests and the soak benchmark: it sits in front of a
+// real node and, by rule, fails calls before they reach the node, loses the answer after the
+// node acted, or delays them. Rules are set over HTTP (POST /__faults) so tests running inside
+// workerd can drive it.
+//
+// Rule: { method: "eth_sendRawTransaction" | "*", action: "fail" | "lose-response" | "delay",
+//         times?: number (default: forever), probability?: number (default 1), delayMs?: number,
+//         maxDelayMs?: number (random delay up to this) }
+//   fail           answer HTTP 503 without forwarding (the node never sees the call)
+//   lose-response  forward, then answer HTTP 502 (the node acted; the caller can't know)
+//   delay          forward after delayMs (or a random 0..maxDelayMs)
+import http from "node:http";
+
+export async function startRpcProxy({ target, port = 0 }) {
+  let rules = [];
+  const stats = { calls: 0, failed: 0, lost: 0, delayed: 0, byMethod: {} };
+
+  const readBody = (req) =>
+    new Promise((resolve, reject) => {
+      const chunks = [];
+      req.on("data", (chunk) => chunks.push(chunk));
+      req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      req.on("error", reject);
+    });
+
+  const forward = async (body) => {
+    const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+    return { status: response.status, text: await response.text() };
+  };
+
+  const methodsOf = (payload) => (Array.isArray(payload) ? payload.map((p) => p?.method) : [payload?.method]);
+
+  function matchRule(methods) {
+    for (const rule of rules) {
+      if (rule.times !== undefined && rule.times <= 0) continue;
+      if (rule.method !== "*" && !methods.includes(rule.method)) continue;
+      if (rule.probability !== undefined && Math.random() >= rule.probability) continue;
+      if (rule.times !== undefined) rule.times -= 1;
+      return rule;
+    }
+    return null;
+  }
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const body = await readBody(req);
+      if (req.url === "/__faults") {
+        if (req.method === "POST") rules = JSON.parse(body || "[]");
+        if (req.method === "DELETE") rules = [];
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ rules, stats }));
+        return;
+      }
+      const payload = JSON.parse(body);
+      const methods = methodsOf(payload);
+      stats.calls += 1;
+      for (const method of methods) stats.byMethod[method] = (stats.byMethod[method] ?? 0) + 1;
+      const rule = matchRule(methods);
+      if (rule?.action === "fail") {
+        stats.failed += 1;
+        res.writeHead(503, { "content-type": "text/plain" });
+        res.end("injected failure");
+        return;
+      }
+      if (rule?.action === "delay") {
+        stats.delayed += 1;
+        const ms = rule.delayMs ?? Math.floor(Math.random() * (rule.maxDelayMs ?? 1000));
+        await new Promise((resolve) => setTimeout(resolve, ms));
+      }
+      const answer = await forward(body);
+      if (rule?.action === "lose-response") {
+        stats.lost += 1;
+        res.writeHead(502, { "content-type": "text/plain" });
+        res.end("injected lost response");
+        return;
+      }
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(answer.text);
+    } catch (error) {
+      res.writeHead(500, { "content-type": "text/plain" });
+      res.end(String(error));
+    }
+  });
+
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return {
+    url,
+    setRules(next) {
+      rules = next;
+    },
+    stats,
+    async stop() {
+      server.closeAllConnections?.();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

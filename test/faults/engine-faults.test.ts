@@ -1,0 +1,162 @@
+// The transaction engine against a real anvil behind a misbehaving proxy: every scenario must
+// end with the transaction confirmed (or, past its deadline, failed with its nonce filled),
+// nothing lost, nothing sent twice.
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Address } from "viem";
+import { watcherStub } from "../../src/durable-objects/stubs";
+import type { WatchedTransaction } from "../../src/services/engine/types";
+import { chainClient, dropReadAbi, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { call } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+
+let project: TestProject;
+let contract: string;
+const recipient = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+
+async function setFaults(rules: unknown[]) {
+  const response = await fetch(`${env.PROXY_URL}/__faults`, { method: "POST", body: JSON.stringify(rules) });
+  return (await response.json()) as { stats: { failed: number; lost: number; delayed: number } };
+}
+const proxyStats = async () => (await setFaults([])).stats;
+const walletNonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "latest" });
+const totalMinted = () => chainClient().readContract({ address: contract as Address, abi: dropReadAbi, functionName: "totalMinted" });
+const pauseMining = () => rpc("evm_setIntervalMining", [0]);
+const resumeMining = () => rpc("evm_setIntervalMining", [1]);
+
+async function claimOne() {
+  const claimed = await call("/v1/project-wallet/drops/claim", {
+    secretKey: project.secretKey,
+    body: { contractAddress: contract, recipientAddress: recipient, quantity: 1 },
+  });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  return { tx: claimed.body.transactions[0] as { id: string; transactionHash: string }, tokenId: BigInt(claimed.body.assets[0].tokenId) };
+}
+
+/** Runs a claim through a fault and checks it ends confirmed, with one nonce and one token used. */
+async function survivesFault(rules: unknown[]) {
+  const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
+  await setFaults(rules);
+  const { tx, tokenId } = await claimOne();
+  const settled = await waitForTransaction(tx.id, project.apiKey);
+  await setFaults([]);
+  expect(settled.status).toBe("confirmed");
+  expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
+  expect(await walletNonce()).toBe(nonceBefore + 1);
+  expect(await totalMinted()).toBe(mintedBefore + 1n);
+  return settled;
+}
+
+beforeAll(async () => {
+  project = await createTestProject("Faults");
+  await fund(project.walletAddress);
+  const deployed = await call("/v1/project-wallet/drops/deploy", {
+    secretKey: project.secretKey,
+    body: { name: "Fault drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/t/" },
+  });
+  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
+  contract = deployed.body.drop.contractAddress;
+  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+});
+
+afterEach(async () => {
+  await setFaults([]);
+  await resumeMining();
+});
+
+describe("faults between the engine and the node", () => {
+  it("rebroadcasts a transaction whose broadcast never reached the node", async () => {
+    await survivesFault([{ method: "eth_sendRawTransaction", action: "fail", times: 1 }]);
+  });
+
+  it("does not send twice when the node took the broadcast but the answer was lost", async () => {
+    await survivesFault([{ method: "eth_sendRawTransaction", action: "lose-response", times: 2 }]);
+  });
+
+  it("keeps polling through failing and slow receipt calls", async () => {
+    await survivesFault([
+      { method: "eth_getTransactionReceipt", action: "fail", times: 6 },
+      { method: "eth_getTransactionReceipt", action: "delay", maxDelayMs: 1500, times: 6 },
+      { method: "eth_blockNumber", action: "fail", times: 2 },
+    ]);
+  });
+
+  it("survives random delays on every call", async () => {
+    await survivesFault([{ method: "*", action: "delay", maxDelayMs: 400 }]);
+  });
+});
+
+describe("the node losing or stalling transactions", () => {
+  it("rebroadcasts the same bytes after the node drops the transaction", async () => {
+    const nonceBefore = await walletNonce();
+    await pauseMining();
+    const { tx } = await claimOne();
+    await rpc("anvil_dropTransaction", [tx.transactionHash]);
+    expect(await rpc("eth_getTransactionByHash", [tx.transactionHash])).toBeNull();
+    // Let the watcher notice and rebroadcast before blocks resume.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await resumeMining();
+    const settled = await waitForTransaction(tx.id, project.apiKey);
+    expect(settled).toMatchObject({ status: "confirmed", transactionHash: tx.transactionHash });
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+  });
+
+  it("replaces a transaction stuck under a raised base fee with higher fees, same record", async () => {
+    const nonceBefore = await walletNonce();
+    await pauseMining();
+    const { tx } = await claimOne();
+    const stuck = (await rpc<{ maxFeePerGas: string }>("eth_getTransactionByHash", [tx.transactionHash])).maxFeePerGas;
+    await rpc("anvil_setNextBlockBaseFeePerGas", [`0x${(BigInt(stuck) * 50n).toString(16)}`]);
+    await resumeMining();
+    const settled = await waitForTransaction(tx.id, project.apiKey);
+    expect(settled.status).toBe("confirmed");
+    expect(settled.id).toBe(tx.id);
+    expect(settled.transactionHash).not.toBe(tx.transactionHash);
+    expect(await rpc("eth_getTransactionReceipt", [tx.transactionHash])).toBeNull();
+    expect(BigInt(settled.gasPrice)).toBeGreaterThan(BigInt(stuck));
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+  });
+
+  it("finishes the job after every Durable Object restarts mid-flight", async () => {
+    const nonceBefore = await walletNonce();
+    await pauseMining();
+    const { tx, tokenId } = await claimOne();
+    await abortAllDurableObjects();
+    await resumeMining();
+    const settled = await waitForTransaction(tx.id, project.apiKey);
+    expect(settled.status).toBe("confirmed");
+    expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+    // The restarted sequencer carries on from its stored nonce.
+    await survivesFault([]);
+  });
+
+  it("marks a transaction failed after its deadline and fills its nonce so later ones are not stuck", async () => {
+    const nonceBefore = await walletNonce();
+    await pauseMining();
+    const { tx } = await claimOne();
+    // Age the stored record past the deadline (ENGINE_FAIL_AFTER_SECONDS) instead of waiting 15 min.
+    await runInDurableObject(watcherStub(env, tx.id), async (_instance, state) => {
+      const record = (await state.storage.get<WatchedTransaction>("tx"))!;
+      await state.storage.put("tx", { ...record, createdAt: record.createdAt - 3_600_000 });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await resumeMining();
+    const settled = await waitForTransaction(tx.id, project.apiKey);
+    expect(settled.status).toBe("failed");
+    expect(settled.errorMessage).toContain("nonce");
+    expect(settled.gasUsed).toBeNull();
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+    // The filled nonce does not block what comes next.
+    await survivesFault([]);
+  });
+});
+
+describe("proxy sanity", () => {
+  it("counts the faults it injected", async () => {
+    await setFaults([{ method: "eth_chainId", action: "fail", times: 1 }]);
+    await fetch(env.PROXY_URL, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+    expect((await proxyStats()).failed).toBeGreaterThan(0);
+  });
+});
