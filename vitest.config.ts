@@ -7,7 +7,7 @@ import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.
 // anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "contracts" runs the
 // Solidity suite in Node against its own anvil.
 
-type Inject = (key: "chainsConfig" | "rpcUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
+type Inject = (key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
 
 function workerProject(options: {
   name: string;
@@ -62,7 +62,7 @@ export default defineConfig(async () => {
           exclude: ["test/contracts/**", "test/faults/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
-          bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl") }),
+          bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl"), SEAPORT_CLIENT_URL: inject("seaportClientUrl") }),
         }),
         workerProject({
           name: "faults",

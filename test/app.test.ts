@@ -74,7 +74,7 @@ describe("service basics", () => {
     expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
     // Documented but not yet implemented endpoints are 404s too, not 500s.
     const project = await createTestProject();
-    expectEnvelope(await call("/v1/orders/listings", { apiKey: project.apiKey, body: {} }), 404, "not_found");
+    expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: {} }), 404, "not_found");
   });
 
   it("echoes a well-formed client request id and replaces a malformed one", async () => {

@@ -9,6 +9,8 @@ declare global {
       RPC_URL: string;
       /** Test-only (faults project): the misbehaving proxy in front of that project's anvil. */
       PROXY_URL: string;
+      /** Test-only (workers project): seaport-js running in Node (test/fixtures/seaport-js-client.ts). */
+      SEAPORT_CLIENT_URL: string;
     }
   }
 }

@@ -1,15 +1,18 @@
 import type { TestProject } from "vitest/node";
 import { startAnvil, type AnvilHandle } from "../scripts/lib/anvil.mjs";
 import { deployDevnet } from "../scripts/lib/devnet.mjs";
+import { startSeaportJsClient } from "./fixtures/seaport-js-client";
 
 declare module "vitest" {
   export interface ProvidedContext {
     rpcUrl: string;
     chainsConfig: string;
+    seaportClientUrl: string;
   }
 }
 
 let anvil: AnvilHandle | undefined;
+let seaportClient: Awaited<ReturnType<typeof startSeaportJsClient>> | undefined;
 
 export async function setup(project: TestProject) {
   anvil = await startAnvil({ blockTime: 1 });
@@ -24,10 +27,13 @@ export async function setup(project: TestProject) {
       nativeSymbol: "ETH",
     },
   };
+  seaportClient = await startSeaportJsClient(anvil.url, contracts.seaportAddress);
+  project.provide("seaportClientUrl", seaportClient.url);
   project.provide("rpcUrl", anvil.url);
   project.provide("chainsConfig", JSON.stringify(chains));
 }
 
 export async function teardown() {
+  await seaportClient?.stop();
   await anvil?.stop();
 }

@@ -13,3 +13,7 @@ export async function erc20Decimals(rpcUrl: string, token: string): Promise<numb
 export async function erc20Balance(rpcUrl: string, token: string, owner: string): Promise<bigint> {
   return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] });
 }
+
+export async function erc20Symbol(rpcUrl: string, token: string): Promise<string> {
+  return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "symbol" });
+}

@@ -4,14 +4,10 @@
 // `.openapi(route, handler)` when implemented.
 import type { RouteConfig } from "@hono/zod-openapi";
 import { registerCollection, runIndexer } from "./admin/admin.routes";
-import { getOrder, prepareListings, submitOrder } from "./orders/orders.routes";
 import { buyOrders } from "./project-wallet/project-wallet.routes";
 
 export const plannedRoutes: RouteConfig[] = [
   buyOrders,
-  prepareListings,
-  submitOrder,
-  getOrder,
   registerCollection,
   runIndexer,
 ];

@@ -1,0 +1,132 @@
+// POST /v1/orders/listings: Seaport orders ready to sign (Reservoir-style steps), with the
+// drop's creator fee as a consideration item. Nothing is listed until the signed order comes back.
+import { and, eq } from "drizzle-orm";
+import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
+import { encodeSetApprovalForAll, ITEM_TYPE, orderHashOf, orderTypedData, seaportCounter, ZERO_BYTES32, type OrderComponentsJson } from "../../chain/seaport";
+import { checksumAddress } from "../../chain/address";
+import { collections, drops } from "../../db/schema";
+import { getChain } from "../../lib/chains";
+import { AppError, validationError } from "../../lib/errors";
+import type { ServiceContext } from "../context";
+import { saveDraft } from "./drafts";
+
+export interface ListingItemInput {
+  contractAddress: string;
+  tokenId: string;
+  quantity: string;
+  unitPrice: string;
+  currencyAddress?: string;
+}
+
+export interface PrepareListingsInput {
+  chainId: number;
+  offerer: string;
+  items: ListingItemInput[];
+  startTime?: string;
+  endTime?: string;
+}
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+const DEFAULT_DURATION_SECONDS = 30 * 24 * 3600;
+
+const randomUint256 = () => BigInt(`0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}`).toString();
+
+function listingWindow(input: PrepareListingsInput): { start: bigint; end: bigint } {
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  const start = input.startTime ? BigInt(Math.floor(Date.parse(input.startTime) / 1000)) : now;
+  const end = input.endTime ? BigInt(Math.floor(Date.parse(input.endTime) / 1000)) : start + BigInt(DEFAULT_DURATION_SECONDS);
+  if (end <= start) throw validationError("body.endTime", "must be after startTime");
+  if (end <= now) throw validationError("body.endTime", "must be in the future");
+  return { start, end };
+}
+
+export async function prepareListings(ctx: ServiceContext, projectId: string, input: PrepareListingsInput) {
+  const chain = getChain(ctx.env, input.chainId);
+  const { start, end } = listingWindow(input);
+  const offerer = input.offerer;
+  const counter = await seaportCounter(chain.rpcUrl, chain.seaportAddress, offerer).catch(() => {
+    throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
+  });
+
+  const prepared: { orderHash: string; typedData: ReturnType<typeof orderTypedData> }[] = [];
+  const needsApproval = new Set<string>();
+  for (const [index, item] of input.items.entries()) {
+    const at = `body.items.${index}`;
+    const collection = await ctx.db
+      .select()
+      .from(collections)
+      .where(and(eq(collections.chainId, chain.chainId), eq(collections.contractAddress, item.contractAddress)))
+      .get();
+    if (!collection) throw new AppError("not_found", `${at}.contractAddress: collection not found`, [{ path: `${at}.contractAddress`, message: "not a known collection" }]);
+    const quantity = BigInt(item.quantity);
+    if (collection.schema === "ERC721" && quantity !== 1n) throw validationError(`${at}.quantity`, "must be 1 for an ERC721 token");
+    if (quantity === 0n) throw validationError(`${at}.quantity`, "must be at least 1");
+
+    const owns =
+      collection.schema === "ERC721"
+        ? (await erc721OwnerOf(chain.rpcUrl, item.contractAddress, item.tokenId)) === offerer
+        : (await erc1155BalanceOf(chain.rpcUrl, item.contractAddress, offerer, item.tokenId)) >= quantity;
+    if (!owns) throw new AppError("not_token_owner", `${at}: the offerer does not own token ${item.tokenId}`, [{ path: `${at}.tokenId`, message: "not owned by the offerer" }]);
+    if (!(await canOperate(chain.rpcUrl, item.contractAddress, offerer, chain.seaportAddress))) needsApproval.add(item.contractAddress);
+
+    const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
+    const total = BigInt(item.unitPrice) * quantity;
+    const fee = drop ? (total * BigInt(drop.creatorFeeBps)) / 10_000n : 0n;
+    const currency = item.currencyAddress ?? ZERO;
+    const itemType = item.currencyAddress ? ITEM_TYPE.ERC20 : ITEM_TYPE.NATIVE;
+    const payment = (amount: bigint, recipient: string) => ({
+      itemType,
+      token: currency,
+      identifierOrCriteria: "0",
+      startAmount: amount.toString(),
+      endAmount: amount.toString(),
+      recipient,
+    });
+    const order: OrderComponentsJson = {
+      offerer,
+      zone: ZERO,
+      offer: [
+        {
+          itemType: collection.schema === "ERC721" ? ITEM_TYPE.ERC721 : ITEM_TYPE.ERC1155,
+          token: item.contractAddress,
+          identifierOrCriteria: item.tokenId,
+          startAmount: quantity.toString(),
+          endAmount: quantity.toString(),
+        },
+      ],
+      consideration: [payment(total - fee, offerer), ...(fee > 0n && drop ? [payment(fee, drop.creatorFeeAddress)] : [])],
+      orderType: 0,
+      startTime: start.toString(),
+      endTime: end.toString(),
+      zoneHash: ZERO_BYTES32,
+      salt: randomUint256(),
+      conduitKey: ZERO_BYTES32,
+      counter: counter.toString(),
+    };
+    const orderHash = orderHashOf(order);
+    await saveDraft(ctx, orderHash, { chainId: chain.chainId, parameters: order, projectId });
+    prepared.push({ orderHash, typedData: orderTypedData(chain.chainId, chain.seaportAddress, order) });
+  }
+
+  const approve = [...needsApproval].map((contract) => ({
+    status: "incomplete" as const,
+    data: { from: checksumAddress(offerer), to: checksumAddress(contract), data: encodeSetApprovalForAll(chain.seaportAddress), value: "0" },
+  }));
+  const steps = [
+    ...(approve.length
+      ? [{ id: "approve" as const, action: "Approve Seaport", description: "Let Seaport transfer the listed tokens (once per collection)", kind: "transaction" as const, items: approve }]
+      : []),
+    {
+      id: "sign" as const,
+      action: "Sign the listings",
+      description: "Sign each order's EIP-712 typed data, then POST {signature, orderHash} to /v1/orders",
+      kind: "signature" as const,
+      items: prepared.map(({ orderHash, typedData }) => ({
+        status: "incomplete" as const,
+        orderHash,
+        data: { sign: typedData, post: { endpoint: "/v1/orders", method: "POST", body: { orderHash } } },
+      })),
+    },
+  ];
+  return { orders: prepared, steps };
+}

@@ -1,0 +1,123 @@
+// POST /v1/orders: a signed Seaport listing becomes an active order, after every check Seaport
+// would make when it is filled (signature, counter, status, ownership, approval).
+import { and, eq } from "drizzle-orm";
+import { erc20Symbol } from "../../chain/erc20";
+import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
+import { isOffererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { collections, orders } from "../../db/schema";
+import { getChain, type ChainConfig } from "../../lib/chains";
+import { AppError, notFound } from "../../lib/errors";
+import type { ServiceContext } from "../context";
+import { refreshBestListingStatement } from "./best-listing";
+import { loadDraft } from "./drafts";
+import { canonicalOrder, summarizeListing, type OrderSummary } from "./order-shape";
+import { orderView, type OrderView } from "./order-view";
+
+export type SubmitOrderInput =
+  | { signature: string; orderHash: string }
+  | { signature: string; parameters: Record<string, unknown>; chainId: number };
+
+const padPrice = (value: bigint) => value.toString().padStart(78, "0");
+
+async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, orderHash: string, signature: string, summary: OrderSummary) {
+  const rpc = chain.rpcUrl;
+  const [validSignature, counter, status, operator] = await Promise.all([
+    isOffererSignature(rpc, chain.chainId, chain.seaportAddress, order, signature),
+    seaportCounter(rpc, chain.seaportAddress, order.offerer),
+    seaportOrderStatus(rpc, chain.seaportAddress, orderHash),
+    seaportOperator(rpc, chain.seaportAddress, order.conduitKey),
+  ]);
+  if (!validSignature) {
+    throw new AppError("invalid_signature", "the signature is not the offerer's for this order on this chain's Seaport");
+  }
+  if (counter !== BigInt(order.counter)) throw new AppError("order_not_fillable", `the order's counter ${order.counter} is not the offerer's current counter ${counter}`);
+  if (status.isCancelled) throw new AppError("order_not_fillable", "the order is cancelled on Seaport");
+  if (status.totalSize > 0n && status.totalFilled >= status.totalSize) throw new AppError("order_not_fillable", "the order is already filled");
+  if (!operator) throw new AppError("validation_error", "body.parameters.conduitKey: no conduit exists for this key", [{ path: "body.parameters.conduitKey", message: "unknown conduit" }]);
+
+  const owns =
+    summary.schema === "ERC721"
+      ? (await erc721OwnerOf(rpc, summary.contract, summary.tokenId)) === order.offerer
+      : (await erc1155BalanceOf(rpc, summary.contract, order.offerer, summary.tokenId)) >= summary.quantity;
+  if (!owns) throw new AppError("not_token_owner", "the offerer does not own the offered token");
+  if (!(await canOperate(rpc, summary.contract, order.offerer, operator, summary.schema === "ERC721" ? summary.tokenId : undefined))) {
+    throw new AppError("not_approved", `the offerer has not approved ${operator} to transfer this token`);
+  }
+}
+
+async function priceSymbol(chain: ChainConfig, currency: string | null): Promise<string> {
+  if (!currency) return chain.nativeSymbol;
+  return erc20Symbol(chain.rpcUrl, currency).catch(() => "ERC20");
+}
+
+export async function submitOrder(ctx: ServiceContext, projectId: string, input: SubmitOrderInput): Promise<OrderView> {
+  let chainId: number;
+  let order: OrderComponentsJson;
+  if ("orderHash" in input) {
+    const draft = await loadDraft(ctx, input.orderHash);
+    if (!draft) throw notFound("prepared order (drafts expire after 1 h)");
+    chainId = draft.chainId;
+    order = draft.parameters;
+  } else {
+    chainId = input.chainId;
+    order = canonicalOrder(input.parameters);
+  }
+  const chain = getChain(ctx.env, chainId);
+  const summary = summarizeListing(order);
+  const orderHash = orderHashOf(order);
+
+  const known = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.orderHash, orderHash)).get();
+  if (known) throw new AppError("conflict", `order ${orderHash} is already listed (status ${known.status})`);
+  const collection = await ctx.db
+    .select()
+    .from(collections)
+    .where(and(eq(collections.chainId, chain.chainId), eq(collections.contractAddress, summary.contract)))
+    .get();
+  if (!collection) throw notFound("collection (register the contract before listing its tokens)");
+  if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) throw new AppError("order_not_fillable", "the order has expired");
+
+  try {
+    await onChainChecks(chain, order, orderHash, input.signature, summary);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
+  }
+
+  const now = new Date();
+  const row: typeof orders.$inferInsert = {
+    orderHash,
+    chainId: chain.chainId,
+    status: "active",
+    offerer: order.offerer,
+    contractAddress: summary.contract,
+    tokenId: summary.tokenId,
+    quantity: summary.quantity.toString(),
+    unitPrice: summary.unitPrice.toString(),
+    priceSort: padPrice(summary.unitPrice),
+    currencyAddress: summary.currency,
+    priceSymbol: await priceSymbol(chain, summary.currency),
+    startTime: new Date(Number(order.startTime) * 1000),
+    endTime: new Date(Math.min(Number(order.endTime) * 1000, 8.64e15)),
+    counter: order.counter,
+    parameters: JSON.stringify(order),
+    signature: input.signature.toLowerCase(),
+    projectId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const db = ctx.env.DB;
+  const insertOrder = ctx.db.insert(orders).values(row).toSQL();
+  await db.batch([
+    // A listing of a token the indexer has not seen yet still gets its asset row.
+    db
+      .prepare(
+        `insert into assets (id, chain_id, contract_address, token_id, collection_id, schema, is_verified, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (chain_id, contract_address, token_id) do nothing`,
+      )
+      .bind(crypto.randomUUID(), chain.chainId, summary.contract, summary.tokenId, collection.id, summary.schema, collection.isVerified ? 1 : 0, now.getTime(), now.getTime()),
+    db.prepare(insertOrder.sql).bind(...insertOrder.params),
+    refreshBestListingStatement(db, chain.chainId, summary.contract, summary.tokenId, now.getTime()),
+  ]);
+  const saved = await ctx.db.select().from(orders).where(eq(orders.orderHash, orderHash)).get();
+  return orderView(saved!);
+}

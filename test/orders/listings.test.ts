@@ -1,0 +1,201 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseAbi, type Address } from "viem";
+import { chainClient, ETHER, fund, waitForTransaction } from "../helpers/chain";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { listingComponents, seaportJsList, viemSignOrder } from "../helpers/seaport";
+import { freshWallet } from "../helpers/wallets";
+
+type Wallet = Awaited<ReturnType<typeof freshWallet>>;
+
+let project: TestProject;
+let drop: { id: string; contractAddress: string };
+let seller: Wallet;
+let seller2: Wallet;
+let seaport: string;
+const chains = () => JSON.parse(env.CHAINS) as Record<string, { seaportAddress: string }>;
+
+async function claimTo(recipientAddress: string, quantity: number) {
+  const claimed = await call("/v1/project-wallet/drops/claim", {
+    secretKey: project.secretKey,
+    body: { contractAddress: drop.contractAddress, recipientAddress, quantity },
+  });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  await waitForTransaction(claimed.body.transactions[0].id, project.apiKey);
+  return claimed.body.assets.map((a: { tokenId: string }) => a.tokenId) as string[];
+}
+
+const submit = (body: unknown) => call("/v1/orders", { apiKey: project.apiKey, body });
+
+beforeAll(async () => {
+  seaport = chains()["1868"]!.seaportAddress;
+  project = await createTestProject("Market");
+  await fund(project.walletAddress);
+  const deployed = await call("/v1/project-wallet/drops/deploy", {
+    secretKey: project.secretKey,
+    body: { name: "Market drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/m/", creatorFeeBps: 500 },
+  });
+  drop = deployed.body.drop;
+  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+  [seller, seller2] = await Promise.all([freshWallet(), freshWallet()]);
+  await claimTo(seller.address, 4); // tokens 1-4
+  await claimTo(seller2.address, 2); // tokens 5-6
+});
+
+describe("listings from an independent client (seaport-js)", () => {
+  it("accepts a seaport-js listing and reports the same order hash", async () => {
+    const price = ETHER / 10n;
+    const fee = price / 20n;
+    const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "1", price, fees: [{ recipient: project.walletAddress, amount: fee }] });
+    const { status, body } = await submit({ signature: listing.signature, parameters: listing.parameters, chainId: 1868 });
+    expect(status, JSON.stringify(body)).toBe(201);
+    expect(body.orderHash).toBe(listing.orderHash.toLowerCase());
+    expect(listing.signature.length).toBe(2 + 128); // seaport-js signs EIP-2098 compact
+    expect(body).toMatchObject({ status: "active", unitPrice: price.toString(), quantity: "1", priceSymbol: "ETH", tokenId: "1", chainId: 1868 });
+    expect(body.offerer.toLowerCase()).toBe(seller.address);
+
+    const fetched = await call(`/v1/orders/${listing.orderHash}`, { apiKey: project.apiKey });
+    expect(fetched.body).toEqual(body);
+    const asset = await call(`/v1/assets/1868/${drop.contractAddress}/1`, { apiKey: project.apiKey });
+    expect(asset.body.bestListing).toEqual({ unitPrice: price.toString(), priceSymbol: "ETH", quantity: "1", offerer: body.offerer, orderHash: body.orderHash });
+
+    expectEnvelope(await submit({ signature: listing.signature, parameters: listing.parameters, chainId: 1868 }), 409, "conflict");
+  });
+
+  it("follows the cheapest listing as the asset's best listing", async () => {
+    const cheap = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "1", price: ETHER / 20n });
+    const accepted = await submit({ signature: cheap.signature, parameters: cheap.parameters, chainId: 1868 });
+    expect(accepted.status).toBe(201);
+    const asset = await call(`/v1/assets/1868/${drop.contractAddress}/1`, { apiKey: project.apiKey });
+    expect(asset.body.bestListing.orderHash).toBe(cheap.orderHash.toLowerCase());
+    const listed = await call(`/v1/assets/explore?contractAddress=${drop.contractAddress}&hasListings=true`, { apiKey: project.apiKey });
+    expect(listed.body.data.map((a: { tokenId: string }) => a.tokenId)).toEqual(["1"]);
+  });
+});
+
+describe("what a listing must satisfy", () => {
+  it("rejects a bad signature, another chain's or another contract's domain", async () => {
+    const order = listingComponents(seller.address, drop.contractAddress, "2", ETHER);
+    const good = await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport });
+    const tampered = `${good.slice(0, -4)}${good.slice(-4) === "1b1b" ? "1c1c" : "1b1b"}`;
+    expectEnvelope(await submit({ signature: tampered, parameters: order, chainId: 1868 }), 422, "invalid_signature");
+    const otherChain = await viemSignOrder(seller, order, { chainId: 1, verifyingContract: seaport });
+    expectEnvelope(await submit({ signature: otherChain, parameters: order, chainId: 1868 }), 422, "invalid_signature");
+    const otherContract = await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: "0x00000000000000ADc04C56Bf30aC9d3c0aAF14dC" });
+    expectEnvelope(await submit({ signature: otherContract, parameters: order, chainId: 1868 }), 422, "invalid_signature");
+    const bySomeoneElse = await viemSignOrder(seller2, order, { chainId: 1868, verifyingContract: seaport });
+    expectEnvelope(await submit({ signature: bySomeoneElse, parameters: order, chainId: 1868 }), 422, "invalid_signature");
+  });
+
+  it("rejects expired, not owned, not approved and stale-counter orders", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = listingComponents(seller.address, drop.contractAddress, "2", ETHER, { startTime: String(now - 7200), endTime: String(now - 3600) });
+    expectEnvelope(
+      await submit({ signature: await viemSignOrder(seller, expired, { chainId: 1868, verifyingContract: seaport }), parameters: expired, chainId: 1868 }),
+      422,
+      "order_not_fillable",
+    );
+    const notOwned = listingComponents(seller.address, drop.contractAddress, "5", ETHER);
+    expectEnvelope(
+      await submit({ signature: await viemSignOrder(seller, notOwned, { chainId: 1868, verifyingContract: seaport }), parameters: notOwned, chainId: 1868 }),
+      422,
+      "not_token_owner",
+    );
+    const notApproved = listingComponents(seller2.address, drop.contractAddress, "5", ETHER);
+    expectEnvelope(
+      await submit({ signature: await viemSignOrder(seller2, notApproved, { chainId: 1868, verifyingContract: seaport }), parameters: notApproved, chainId: 1868 }),
+      422,
+      "not_approved",
+    );
+    const staleCounter = listingComponents(seller.address, drop.contractAddress, "2", ETHER, { counter: "7" });
+    expectEnvelope(
+      await submit({ signature: await viemSignOrder(seller, staleCounter, { chainId: 1868, verifyingContract: seaport }), parameters: staleCounter, chainId: 1868 }),
+      422,
+      "order_not_fillable",
+    );
+  });
+
+  it("rejects malformed orders with the field named", async () => {
+    const order = listingComponents(seller.address, drop.contractAddress, "2", ETHER);
+    const signature = await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...order, offerer: "0x12" }, "body.parameters.offerer"],
+      [{ ...order, offer: [] }, "body.parameters.offer"],
+      [{ ...order, consideration: [{ ...order.consideration[0], recipient: seller2.address }] }, "body.parameters.consideration.0.recipient"],
+      [{ ...order, orderType: 2 }, "body.parameters.orderType"],
+      [{ ...order, salt: "-1" }, "body.parameters.salt"],
+    ];
+    for (const [parameters, path] of cases) {
+      const error = expectEnvelope(await submit({ signature, parameters, chainId: 1868 }), 400, "validation_error");
+      expect(error.details?.map((d) => d.path), path).toContain(path);
+    }
+    expectEnvelope(await submit({ signature: "0x1234", parameters: order, chainId: 1868 }), 422, "invalid_signature");
+    expectEnvelope(await submit({ signature, parameters: order, chainId: 99 }), 400, "unsupported_chain");
+    expectEnvelope(await submit({ signature }), 400, "validation_error");
+    expectEnvelope(await submit({ signature, orderHash: `0x${"ab".repeat(32)}` }), 404, "not_found");
+    expectEnvelope(await call(`/v1/orders/0x${"cd".repeat(32)}`, { apiKey: project.apiKey }), 404, "not_found");
+    expectEnvelope(await call("/v1/orders/0x1234", { apiKey: project.apiKey }), 400, "validation_error");
+  });
+});
+
+describe("prepared listings (two steps)", () => {
+  it("returns an approve step and typed data with the creator fee, then accepts the signature", async () => {
+    const prepared = await call("/v1/orders/listings", {
+      apiKey: project.apiKey,
+      body: { chainId: 1868, offerer: seller2.address, items: [{ contractAddress: drop.contractAddress, tokenId: "6", unitPrice: ETHER.toString() }] },
+    });
+    expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
+    const [approve, sign] = prepared.body.steps;
+    expect(approve).toMatchObject({ id: "approve", kind: "transaction" });
+    expect(sign).toMatchObject({ id: "sign", kind: "signature" });
+    const [{ orderHash, typedData }] = prepared.body.orders;
+    expect(typedData.domain).toEqual({ name: "Seaport", version: "1.6", chainId: 1868, verifyingContract: seaport });
+    const consideration = typedData.message.consideration;
+    expect(consideration).toHaveLength(2);
+    expect(consideration[1]).toMatchObject({ startAmount: (ETHER / 20n).toString(), recipient: project.walletAddress.toLowerCase() });
+    expect(BigInt(consideration[0].startAmount) + BigInt(consideration[1].startAmount)).toBe(ETHER);
+
+    const approval = approve.items[0].data;
+    await seller2.send({ to: approval.to, data: approval.data });
+    const isApproved = await chainClient().readContract({
+      address: drop.contractAddress as Address,
+      abi: parseAbi(["function isApprovedForAll(address, address) view returns (bool)"]),
+      functionName: "isApprovedForAll",
+      args: [seller2.address, seaport as Address],
+    });
+    expect(isApproved).toBe(true);
+
+    const signature = await viemSignOrder(seller2, typedData.message, { chainId: 1868, verifyingContract: seaport });
+    const listed = await submit({ signature, orderHash });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    expect(listed.body).toMatchObject({ orderHash, status: "active", unitPrice: ETHER.toString() });
+  });
+
+  it("refuses to prepare listings of tokens the offerer does not own or of unknown collections", async () => {
+    expectEnvelope(
+      await call("/v1/orders/listings", {
+        apiKey: project.apiKey,
+        body: { chainId: 1868, offerer: seller2.address, items: [{ contractAddress: drop.contractAddress, tokenId: "1", unitPrice: "1" }] },
+      }),
+      422,
+      "not_token_owner",
+    );
+    expectEnvelope(
+      await call("/v1/orders/listings", {
+        apiKey: project.apiKey,
+        body: { chainId: 1868, offerer: seller2.address, items: [{ contractAddress: "0x000000000000000000000000000000000000beef", tokenId: "1", unitPrice: "1" }] },
+      }),
+      404,
+      "not_found",
+    );
+    expectEnvelope(
+      await call("/v1/orders/listings", {
+        apiKey: project.apiKey,
+        body: { chainId: 1868, offerer: seller2.address, items: [{ contractAddress: drop.contractAddress, tokenId: "6", unitPrice: "0" }] },
+      }),
+      400,
+      "validation_error",
+    );
+  });
+});
