@@ -1,6 +1,20 @@
-import { decodeEventLog, parseAbiItem, type Log } from "viem";
+import { decodeEventLog, parseAbiItem, toEventSelector, type Log } from "viem";
 
 const transferEvent = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)");
+const transferSingleEvent = parseAbiItem(
+  "event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)",
+);
+const transferBatchEvent = parseAbiItem(
+  "event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)",
+);
+const approvalForAllEvent = parseAbiItem("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)");
+
+/** topic0 values and ABI items of the collection events the indexer reads (ERC-721 and ERC-1155). */
+export const TRANSFER_TOPIC = toEventSelector(transferEvent);
+export const TRANSFER_SINGLE_TOPIC = toEventSelector(transferSingleEvent);
+export const TRANSFER_BATCH_TOPIC = toEventSelector(transferBatchEvent);
+export const APPROVAL_FOR_ALL_TOPIC = toEventSelector(approvalForAllEvent);
+export const collectionEventAbis = [transferEvent, transferSingleEvent, transferBatchEvent, approvalForAllEvent];
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 export interface Erc721Transfer {
@@ -38,3 +52,80 @@ export function erc721Transfers(logs: readonly Log[]): Erc721Transfer[] {
 
 export const isMint = (transfer: Erc721Transfer) => transfer.from === ZERO;
 export const isBurn = (transfer: Erc721Transfer) => transfer.to === ZERO;
+
+export interface Erc1155Transfer {
+  contract: string;
+  operator: string;
+  from: string;
+  to: string;
+  id: string;
+  value: string;
+  logIndex: number;
+  blockNumber: number;
+  transactionHash: string;
+}
+
+const position = (log: Log) => ({
+  logIndex: Number(log.logIndex),
+  blockNumber: Number(log.blockNumber),
+  transactionHash: log.transactionHash!.toLowerCase(),
+});
+
+/**
+ * ERC-1155 TransferSingle and TransferBatch logs, one entry per (id, value) pair; the entries of a
+ * batch share their log's position.
+ */
+export function erc1155Transfers(logs: readonly Log[]): Erc1155Transfer[] {
+  const transfers: Erc1155Transfer[] = [];
+  for (const log of logs) {
+    if (log.removed || log.topics.length !== 4) continue;
+    let event;
+    try {
+      event = decodeEventLog({ abi: [transferSingleEvent, transferBatchEvent], data: log.data, topics: log.topics });
+    } catch {
+      continue; // not an ERC-1155 transfer
+    }
+    const base = {
+      contract: log.address.toLowerCase(),
+      operator: event.args.operator.toLowerCase(),
+      from: event.args.from.toLowerCase(),
+      to: event.args.to.toLowerCase(),
+      ...position(log),
+    };
+    if (event.eventName === "TransferSingle") {
+      transfers.push({ ...base, id: event.args.id.toString(), value: event.args.value.toString() });
+    } else {
+      const { ids, values } = event.args;
+      // A malformed batch (length mismatch) is rejected by compliant contracts; pair what exists.
+      for (let i = 0; i < Math.min(ids.length, values.length); i++) {
+        transfers.push({ ...base, id: ids[i]!.toString(), value: values[i]!.toString() });
+      }
+    }
+  }
+  return transfers;
+}
+
+export interface ApprovalForAll {
+  contract: string;
+  owner: string;
+  operator: string;
+  approved: boolean;
+  logIndex: number;
+  blockNumber: number;
+  transactionHash: string;
+}
+
+/** ApprovalForAll logs (the same event in ERC-721 and ERC-1155). */
+export function approvalsForAll(logs: readonly Log[]): ApprovalForAll[] {
+  const approvals: ApprovalForAll[] = [];
+  for (const log of logs) {
+    if (log.removed || log.topics.length !== 3 || log.topics[0] !== APPROVAL_FOR_ALL_TOPIC) continue;
+    try {
+      const { args } = decodeEventLog({ abi: [approvalForAllEvent], data: log.data, topics: log.topics });
+      approvals.push({ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), operator: args.operator.toLowerCase(), approved: args.approved, ...position(log) });
+    } catch {
+      // malformed data
+    }
+  }
+  return approvals;
+}

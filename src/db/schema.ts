@@ -113,6 +113,11 @@ export const collections = sqliteTable(
     dropId: text("drop_id"),
     /** The indexer reads this contract's transfer logs. */
     tracked: integer("tracked", { mode: "boolean" }).notNull().default(true),
+    /**
+     * Next block of this collection's own catch-up read (registered with `fromBlock` before the
+     * chain cursor); null once it is read with the chain cursor like every other collection.
+     */
+    backfillNextBlock: integer("backfill_next_block"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -330,6 +335,9 @@ export const indexerCursors = sqliteTable("indexer_cursors", {
   chainId: integer("chain_id").primaryKey(),
   /** Last block whose logs are fully applied. */
   lastBlock: integer("last_block").notNull(),
+  /** One indexer run per chain at a time: the running pass's random token and when its claim lapses. */
+  leaseToken: text("lease_token"),
+  leaseUntil: integer("lease_until"),
   updatedAt: updatedAt(),
 });
 

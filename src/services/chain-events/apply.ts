@@ -1,36 +1,14 @@
-// Effects of chain logs on D1, applied exactly once whoever sees the log first (the receipt of a
-// transaction the service sent, or the indexer). Each log's statements run in one D1 batch:
-// the first claims the log in `chain_events` with a random token, the others only act when the
-// claim row carries that token, so a second application of the same log changes nothing.
-import type { Erc721Transfer } from "../../chain/transfer-logs";
+// Effects of collection logs (ERC-721 / ERC-1155 transfers, approvals) on D1, applied exactly
+// once whoever sees the log first: the receipt of a transaction the service sent, or the indexer.
+// Every statement is guarded by the log's claim (guard.ts); the caller puts `claimLog` first in
+// the batch.
+import type { ApprovalForAll, Erc1155Transfer, Erc721Transfer } from "../../chain/transfer-logs";
+import { GUARD_SQL, guardParams, type LogGuard } from "./guard";
+import { deactivateOrdersStatement, refreshListingsStatement } from "./order-effects";
 
-export interface LogGuard {
-  chainId: number;
-  transactionHash: string;
-  logIndex: number;
-  blockNumber: number;
-  token: string;
-}
+export { claimLog, newLogGuard, type LogGuard } from "./guard";
 
-const GUARD_SQL = "exists (select 1 from chain_events where chain_id = ? and transaction_hash = ? and log_index = ? and applied_by = ?)";
-const guardParams = (guard: LogGuard) => [guard.chainId, guard.transactionHash, guard.logIndex, guard.token];
-
-/**
- * Claims the log. `onlyIf` adds a condition (SQL + params), e.g. "the transaction is still
- * pending", so the receipt path applies nothing once another run has finalised it.
- */
-export function claimLog(db: D1Database, guard: LogGuard, onlyIf?: { sql: string; params: unknown[] }): D1PreparedStatement {
-  return db
-    .prepare(
-      `insert or ignore into chain_events (chain_id, transaction_hash, log_index, applied_by, block_number, created_at)
-       select ?, ?, ?, ?, ?, ? where ${onlyIf?.sql ?? "1"}`,
-    )
-    .bind(guard.chainId, guard.transactionHash, guard.logIndex, guard.token, guard.blockNumber, Date.now(), ...(onlyIf?.params ?? []));
-}
-
-export function newLogGuard(chainId: number, log: { transactionHash: string; logIndex: number; blockNumber: number }): LogGuard {
-  return { chainId, transactionHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber, token: crypto.randomUUID() };
-}
+const ZERO = "0x0000000000000000000000000000000000000000";
 
 export interface AssetFields {
   name: string | null;
@@ -54,7 +32,7 @@ export function erc721TransferStatements(
       .prepare(`delete from ownerships where chain_id = ? and contract_address = ? and token_id = ? and ${GUARD_SQL}`)
       .bind(...key, ...guardParams(guard)),
   ];
-  if (transfer.to !== "0x0000000000000000000000000000000000000000") {
+  if (transfer.to !== ZERO) {
     statements.push(
       db
         .prepare(
@@ -65,33 +43,115 @@ export function erc721TransferStatements(
         .bind(...key, transfer.to, now, ...guardParams(guard)),
     );
   }
-  if (asset) {
+  if (transfer.from !== ZERO) {
+    // Only the new owner can deliver the token now: everybody else's listings of it are dead.
+    const others = "chain_id = ? and contract_address = ? and token_id = ? and offerer != ?";
+    statements.push(
+      deactivateOrdersStatement(db, guard, others, [...key, transfer.to], now),
+      refreshListingsStatement(db, guard, "chain_id = ? and contract_address = ? and token_id = ?", key, now),
+    );
+  }
+  if (asset) statements.push(assetInsertStatement(db, guard, transfer.contract, transfer.tokenId, asset, now));
+  return statements;
+}
+
+/**
+ * One (id, value) pair of an ERC-1155 TransferSingle/TransferBatch. Balances are decimal text;
+ * the arithmetic runs in SQLite's 64-bit integers (balances up to 9.2·10^18 units of one id are
+ * exact). Rows that reach 0 are deleted; the sender's listings for more than it still holds die.
+ */
+export function erc1155TransferStatements(
+  db: D1Database,
+  guard: LogGuard,
+  transfer: Erc1155Transfer,
+  asset: AssetFields | null,
+): D1PreparedStatement[] {
+  const now = Date.now();
+  const key = [guard.chainId, transfer.contract, transfer.id];
+  const statements: D1PreparedStatement[] = [];
+  const moves = BigInt(transfer.value) > 0n;
+  if (moves && transfer.from !== ZERO) {
+    const owner = "chain_id = ? and contract_address = ? and token_id = ? and owner_address = ?";
     statements.push(
       db
         .prepare(
-          `insert into assets (id, chain_id, contract_address, token_id, collection_id, schema, name, name_lower, description,
-                               image_url, animation_url, token_uri, is_verified, created_at, updated_at)
-           select ?, c.chain_id, c.contract_address, ?, c.id, c.schema, ?, ?, ?, ?, ?, ?, c.is_verified, ?, ?
-           from collections c
-           where c.chain_id = ? and c.contract_address = ? and ${GUARD_SQL}
-           on conflict (chain_id, contract_address, token_id) do nothing`,
+          `update ownerships set balance = cast(cast(balance as integer) - cast(? as integer) as text), updated_at = ?
+           where ${owner} and ${GUARD_SQL}`,
         )
-        .bind(
-          crypto.randomUUID(),
-          transfer.tokenId,
-          asset.name,
-          asset.name?.toLowerCase() ?? null,
-          asset.description,
-          asset.imageUrl,
-          asset.animationUrl,
-          asset.tokenUri,
-          now,
-          now,
-          guard.chainId,
-          transfer.contract,
-          ...guardParams(guard),
-        ),
+        .bind(transfer.value, now, ...key, transfer.from, ...guardParams(guard)),
+      db
+        .prepare(`delete from ownerships where ${owner} and cast(balance as integer) <= 0 and ${GUARD_SQL}`)
+        .bind(...key, transfer.from, ...guardParams(guard)),
     );
   }
+  if (moves && transfer.to !== ZERO) {
+    statements.push(
+      db
+        .prepare(
+          `insert into ownerships (chain_id, contract_address, token_id, owner_address, balance, updated_at)
+           select ?, ?, ?, ?, ?, ? where ${GUARD_SQL}
+           on conflict do update set balance = cast(cast(ownerships.balance as integer) + cast(excluded.balance as integer) as text),
+                                     updated_at = excluded.updated_at`,
+        )
+        .bind(...key, transfer.to, transfer.value, now, ...guardParams(guard)),
+    );
+  }
+  if (moves && transfer.from !== ZERO) {
+    const overListed = `chain_id = ? and contract_address = ? and token_id = ? and offerer = ?
+      and cast(quantity as integer) > coalesce((select cast(o.balance as integer) from ownerships o
+        where o.chain_id = orders.chain_id and o.contract_address = orders.contract_address
+          and o.token_id = orders.token_id and o.owner_address = orders.offerer), 0)`;
+    statements.push(
+      deactivateOrdersStatement(db, guard, overListed, [...key, transfer.from], now),
+      refreshListingsStatement(db, guard, "chain_id = ? and contract_address = ? and token_id = ?", key, now),
+    );
+  }
+  if (asset) statements.push(assetInsertStatement(db, guard, transfer.contract, transfer.id, asset, now));
   return statements;
+}
+
+/**
+ * ApprovalForAll: revoking the chain's Seaport as operator makes every listing of that owner on
+ * that contract unfillable. (Granting it back does not revive them: the order service checks
+ * approval when a listing is submitted, not later.)
+ */
+export function approvalForAllStatements(
+  db: D1Database,
+  guard: LogGuard,
+  approval: ApprovalForAll,
+  seaportAddress: string,
+): D1PreparedStatement[] {
+  if (approval.approved || approval.operator !== seaportAddress.toLowerCase()) return [];
+  const now = Date.now();
+  const where = "chain_id = ? and contract_address = ? and offerer = ?";
+  const params = [guard.chainId, approval.contract, approval.owner];
+  return [deactivateOrdersStatement(db, guard, where, params, now), refreshListingsStatement(db, guard, where, params, now)];
+}
+
+/** The asset row of a newly minted token, attached to its collection (nothing if unknown). */
+function assetInsertStatement(db: D1Database, guard: LogGuard, contract: string, tokenId: string, asset: AssetFields, now: number) {
+  return db
+    .prepare(
+      `insert into assets (id, chain_id, contract_address, token_id, collection_id, schema, name, name_lower, description,
+                           image_url, animation_url, token_uri, is_verified, created_at, updated_at)
+       select ?, c.chain_id, c.contract_address, ?, c.id, c.schema, ?, ?, ?, ?, ?, ?, c.is_verified, ?, ?
+       from collections c
+       where c.chain_id = ? and c.contract_address = ? and ${GUARD_SQL}
+       on conflict (chain_id, contract_address, token_id) do nothing`,
+    )
+    .bind(
+      crypto.randomUUID(),
+      tokenId,
+      asset.name,
+      asset.name?.toLowerCase() ?? null,
+      asset.description,
+      asset.imageUrl,
+      asset.animationUrl,
+      asset.tokenUri,
+      now,
+      now,
+      guard.chainId,
+      contract,
+      ...guardParams(guard),
+    );
 }
