@@ -21,7 +21,7 @@ export const SETTINGS = {
 /** Compilation units: sources (repo-relative or package paths) and the contracts to keep. */
 const UNITS = {
   mintyard: {
-    sources: ["contracts/DropERC721.sol", "contracts/DropFactory.sol", "contracts/test/TestERC20.sol", "contracts/bench/BaselineERC721.sol"],
+    sources: ["contracts/DropERC721.sol", "contracts/DropFactory.sol", "contracts/test/TestERC20.sol", "contracts/test/TestERC1155.sol", "contracts/bench/BaselineERC721.sol"],
   },
   seaport: {
     sources: ["seaport-core/src/Seaport.sol", "seaport-core/src/conduit/ConduitController.sol"],
@@ -36,6 +36,7 @@ export const ARTIFACTS = [
   { contract: "ConduitController", unit: "seaport", file: "src/chain/artifacts/conduit-controller.ts", id: "conduitController" },
   { contract: "TestERC20", unit: "mintyard", file: "test/contracts/artifacts/test-erc20.ts", id: "testErc20" },
   { contract: "BaselineERC721", unit: "mintyard", file: "test/contracts/artifacts/baseline-erc721.ts", id: "baselineErc721" },
+  { contract: "TestERC1155", unit: "mintyard", file: "test/contracts/artifacts/test-erc1155.ts", id: "testErc1155" },
 ];
 
 function readSource(p) {

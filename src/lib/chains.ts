@@ -9,6 +9,8 @@ export interface ChainConfig {
   dropFactoryAddress: string;
   /** Blocks behind `latest` the indexer stays. */
   confirmations: number;
+  /** Block the indexer's first run on this chain starts at (default: the head, or the first drop's deployment). */
+  indexerStartBlock?: number;
   nativeSymbol: string;
 }
 

@@ -3,11 +3,8 @@
 // Until then they are documented only and answer 404 not_found. Each moves to its router's
 // `.openapi(route, handler)` when implemented.
 import type { RouteConfig } from "@hono/zod-openapi";
-import { registerCollection, runIndexer } from "./admin/admin.routes";
 import { buyOrders } from "./project-wallet/project-wallet.routes";
 
 export const plannedRoutes: RouteConfig[] = [
   buyOrders,
-  registerCollection,
-  runIndexer,
 ];

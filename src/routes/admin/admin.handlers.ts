@@ -1,7 +1,9 @@
 import type { AppRouteHandler } from "../../lib/types";
+import { registerCollection as registerCollectionService } from "../../services/collections/register-collection";
 import { serviceContext } from "../../services/context";
+import { runIndexerForAdmin } from "../../services/indexer/run";
 import * as projects from "../../services/projects";
-import type { createKey, createProject, listKeys, listProjects, revokeKey } from "./admin.routes";
+import type { createKey, createProject, listKeys, listProjects, registerCollection, revokeKey, runIndexer } from "./admin.routes";
 
 export const createProjectHandler: AppRouteHandler<typeof createProject> = async (c) => {
   const project = await projects.createProject(serviceContext(c.env), c.req.valid("json").name);
@@ -24,4 +26,12 @@ export const listKeysHandler: AppRouteHandler<typeof listKeys> = async (c) => {
 export const revokeKeyHandler: AppRouteHandler<typeof revokeKey> = async (c) => {
   await projects.revokeKey(serviceContext(c.env), c.req.valid("param").keyId);
   return c.body(null, 204);
+};
+
+export const registerCollectionHandler: AppRouteHandler<typeof registerCollection> = async (c) => {
+  return c.json(await registerCollectionService(serviceContext(c.env), c.req.valid("json")), 201);
+};
+
+export const runIndexerHandler: AppRouteHandler<typeof runIndexer> = async (c) => {
+  return c.json(await runIndexerForAdmin(serviceContext(c.env)), 200);
 };

@@ -7,4 +7,6 @@ export const adminRouter = createRouter()
   .openapi(routes.listProjects, handlers.listProjectsHandler)
   .openapi(routes.createKey, handlers.createKeyHandler)
   .openapi(routes.listKeys, handlers.listKeysHandler)
-  .openapi(routes.revokeKey, handlers.revokeKeyHandler);
+  .openapi(routes.revokeKey, handlers.revokeKeyHandler)
+  .openapi(routes.registerCollection, handlers.registerCollectionHandler)
+  .openapi(routes.runIndexer, handlers.runIndexerHandler);

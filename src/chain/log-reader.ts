@@ -1,0 +1,67 @@
+// The indexer's reads: head block, eth_getLogs over tracked contracts, block times. Failures
+// leave as typed errors (classified by viem error type, never by message text).
+import { BaseError, formatLog, HttpRequestError, RpcRequestError, TimeoutError, toHex, type Log, type RpcLog } from "viem";
+import { ChainUnavailableError } from "./chain-unavailable";
+import { publicClient } from "./client";
+import { SEAPORT_EVENT_TOPICS } from "./seaport-events";
+import { APPROVAL_FOR_ALL_TOPIC, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from "./transfer-logs";
+
+/** Every topic0 the indexer applies: collection transfers and approvals, Seaport fills and cancels. */
+export const INDEXED_TOPICS = [
+  TRANSFER_TOPIC,
+  TRANSFER_SINGLE_TOPIC,
+  TRANSFER_BATCH_TOPIC,
+  APPROVAL_FOR_ALL_TOPIC,
+  ...SEAPORT_EVENT_TOPICS,
+];
+
+/** The node answered eth_getLogs with an error: on most providers a range or result too large, so a smaller range may work. */
+export class RangeRejectedError extends Error {
+  override readonly name = "RangeRejectedError";
+}
+
+/**
+ * `rejected`: the node answered with a JSON-RPC error (-32005 limit exceeded, -32602, -32000…
+ * depending on the provider). `unavailable`: no answer (network, timeout, HTTP error) or a
+ * node-internal -32603.
+ */
+export function classifyReadError(error: unknown): "rejected" | "unavailable" {
+  if (!(error instanceof BaseError)) return "unavailable";
+  if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) return "unavailable";
+  const rpc = error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
+  return rpc && rpc.code !== -32603 ? "rejected" : "unavailable";
+}
+
+async function unavailableOnError<T>(what: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw new ChainUnavailableError(`${what} failed`, { cause: error });
+  }
+}
+
+export async function latestBlockNumber(rpcUrl: string): Promise<number> {
+  return unavailableOnError("eth_blockNumber", async () => Number(await publicClient(rpcUrl).getBlockNumber({ cacheTime: 0 })));
+}
+
+export async function blockTimestampMs(rpcUrl: string, blockNumber: number): Promise<number> {
+  return unavailableOnError("eth_getBlockByNumber", async () => {
+    const block = await publicClient(rpcUrl).getBlock({ blockNumber: BigInt(blockNumber), includeTransactions: false });
+    return Number(block.timestamp) * 1000;
+  });
+}
+
+/** Logs of `addresses` with an indexed topic0 in [fromBlock, toBlock], in chain order. */
+export async function fetchIndexedLogs(rpcUrl: string, addresses: string[], fromBlock: number, toBlock: number): Promise<Log[]> {
+  let raw: RpcLog[];
+  try {
+    raw = (await publicClient(rpcUrl).request({
+      method: "eth_getLogs",
+      params: [{ address: addresses as `0x${string}`[], topics: [INDEXED_TOPICS], fromBlock: toHex(fromBlock), toBlock: toHex(toBlock) }],
+    })) as RpcLog[];
+  } catch (error) {
+    if (classifyReadError(error) === "rejected") throw new RangeRejectedError(`eth_getLogs ${fromBlock}..${toBlock} rejected`, { cause: error });
+    throw new ChainUnavailableError("eth_getLogs failed", { cause: error });
+  }
+  return raw.map((log) => formatLog(log)).sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);
+}

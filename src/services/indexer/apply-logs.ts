@@ -1,0 +1,107 @@
+// Applies one range's logs in chain order. Each log gets its own claim in chain_events and its
+// effects guarded by it (services/chain-events); several logs share a D1 batch to keep the
+// number of D1 calls per cron invocation low, which changes nothing about exactly-once.
+import type { Log } from "viem";
+import { blockTimestampMs } from "../../chain/log-reader";
+import type { ChainConfig } from "../../lib/chains";
+import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard } from "../chain-events/apply";
+import { seaportEventStatements } from "../chain-events/seaport";
+import { mintedAssetFields, mintKey, type IndexedCollection } from "./asset-fields";
+import { STATEMENTS_PER_BATCH } from "./config";
+import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "./decode";
+
+export interface RangeScope {
+  db: D1Database;
+  chain: ChainConfig;
+  /** The collections whose logs this read covers, by lower-case contract address. */
+  collections: Map<string, IndexedCollection>;
+  /** Seaport address when this read includes Seaport's logs. */
+  seaport: string | null;
+  budget: { tokenUriLookups: number };
+  /** Block times fetched during this run. */
+  blockTimes: Map<number, number>;
+}
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+const HASHES_PER_QUERY = 90; // D1 allows 100 bound parameters per statement
+
+/**
+ * Applies the logs. `stopBefore` is set when a log belongs to a transaction the engine is still
+ * finalising (row `pending`): its receipt handler applies that transaction with the request's
+ * metadata, so the indexer applies only the blocks before it and retries from there next run.
+ */
+export async function applyLogs(scope: RangeScope, logs: Log[]): Promise<{ stopBefore: number | null }> {
+  if (!logs.length) return { stopBefore: null };
+  const { db, chain } = scope;
+  let events = decodeIndexedLogs(logs, scope.seaport);
+  const { applied, pending } = await knownTransactions(db, chain.chainId, [...new Set(events.map((e) => e.transactionHash))]);
+  const held = events.filter((e) => pending.has(e.transactionHash)).map((e) => e.blockNumber);
+  const stopBefore = held.length ? Math.min(...held) : null;
+  events = events.filter((e) => (stopBefore === null || e.blockNumber < stopBefore) && !applied.has(`${e.transactionHash}:${e.logIndex}`));
+
+  const assets = await mintedAssetFields(db, chain, events.flatMap(mintsOf), scope.collections, scope.budget);
+  const saleBlocks = new Set(events.filter((e) => e.type === "seaport" && e.event.kind === "OrderFulfilled").map((e) => e.blockNumber));
+  for (const block of saleBlocks) {
+    if (!scope.blockTimes.has(block)) scope.blockTimes.set(block, await blockTimestampMs(chain.rpcUrl, block));
+  }
+
+  let batch: D1PreparedStatement[] = [];
+  for (const event of events) {
+    const guard = newLogGuard(chain.chainId, event);
+    const effects = effectsOf(scope, guard, event, assets);
+    if (!effects.length) continue; // e.g. an approval granted: nothing to record
+    if (batch.length && batch.length + effects.length + 1 > STATEMENTS_PER_BATCH) {
+      await db.batch(batch);
+      batch = [];
+    }
+    batch.push(claimLog(db, guard), ...effects);
+  }
+  if (batch.length) await db.batch(batch);
+  return { stopBefore };
+}
+
+function effectsOf(
+  scope: RangeScope,
+  guard: ReturnType<typeof newLogGuard>,
+  event: IndexedEvent,
+  assets: Awaited<ReturnType<typeof mintedAssetFields>>,
+): D1PreparedStatement[] {
+  const { db, chain } = scope;
+  switch (event.type) {
+    case "erc721": {
+      const t = event.transfer;
+      return erc721TransferStatements(db, guard, t, t.from === ZERO ? assets.get(mintKey(t.contract, t.tokenId)) ?? null : null);
+    }
+    case "erc1155":
+      return event.transfers.flatMap((t) =>
+        erc1155TransferStatements(db, guard, t, t.from === ZERO ? assets.get(mintKey(t.contract, t.id)) ?? null : null),
+      );
+    case "approval":
+      return approvalForAllStatements(db, guard, event.approval, chain.seaportAddress);
+    case "seaport":
+      return seaportEventStatements(db, guard, event.event, {
+        chainId: chain.chainId,
+        blockTimestampMs: scope.blockTimes.get(event.blockNumber) ?? Date.now(),
+        nowMs: Date.now(),
+      });
+  }
+}
+
+/** Logs already applied (by a receipt handler or an earlier run), and transactions still pending in the engine. */
+async function knownTransactions(db: D1Database, chainId: number, hashes: string[]) {
+  const applied = new Set<string>();
+  const pending = new Set<string>();
+  for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) {
+    const chunk = hashes.slice(i, i + HASHES_PER_QUERY);
+    const marks = chunk.map(() => "?").join(", ");
+    const [claims, transactions] = await db.batch<{ transaction_hash: string; log_index?: number }>([
+      db.prepare(`select transaction_hash, log_index from chain_events where chain_id = ? and transaction_hash in (${marks})`).bind(chainId, ...chunk),
+      db
+        .prepare(`select transaction_hash from transactions where chain_id = ? and status = 'pending' and transaction_hash in (${marks})`)
+        .bind(chainId, ...chunk),
+    ]);
+    for (const row of claims!.results) applied.add(`${row.transaction_hash}:${row.log_index}`);
+    for (const row of transactions!.results) pending.add(row.transaction_hash);
+  }
+  return { applied, pending };
+}

@@ -1,0 +1,74 @@
+// Asset rows for tokens the indexer sees minted outside the service (public claims on a drop,
+// mints in registered collections). A drop's token gets the drop's default metadata and its
+// tokenURI (baseUri + id), both known in D1; a registered collection's token gets its
+// tokenURI()/uri() from the chain, within a per-run budget, and no name or image (the service
+// does not fetch off-chain metadata).
+import { tokenUriOf } from "../../chain/collection-probe";
+import type { ChainConfig } from "../../lib/chains";
+import type { AssetFields } from "../chain-events/apply";
+
+export interface IndexedCollection {
+  id: string;
+  contractAddress: string;
+  schema: "ERC721" | "ERC1155";
+  dropId: string | null;
+}
+
+export type MintKey = `${string}:${string}`;
+export const mintKey = (contract: string, tokenId: string): MintKey => `${contract}:${tokenId}`;
+
+interface DropDefaults {
+  baseUri: string;
+  name: string | null;
+  description: string | null;
+  image: string | null;
+  animationUrl: string | null;
+}
+
+async function dropDefaults(db: D1Database, dropId: string): Promise<DropDefaults | null> {
+  return db
+    .prepare(
+      `select d.base_uri as baseUri, m.name, m.description, m.image, m.animation_url as animationUrl
+       from drops d left join token_metadata m on m.chain_id = d.chain_id and m.contract_address = d.contract_address and m.token_key = 'default'
+       where d.id = ?`,
+    )
+    .bind(dropId)
+    .first<DropDefaults>();
+}
+
+export async function mintedAssetFields(
+  db: D1Database,
+  chain: ChainConfig,
+  mints: { contract: string; tokenId: string }[],
+  collections: Map<string, IndexedCollection>,
+  budget: { tokenUriLookups: number },
+): Promise<Map<MintKey, AssetFields>> {
+  const fields = new Map<MintKey, AssetFields>();
+  const defaults = new Map<string, DropDefaults | null>();
+  const lookups: { key: MintKey; contract: string; schema: "ERC721" | "ERC1155"; tokenId: string }[] = [];
+  for (const { contract, tokenId } of mints) {
+    const key = mintKey(contract, tokenId);
+    const collection = collections.get(contract);
+    if (!collection || fields.has(key)) continue;
+    if (collection.dropId) {
+      if (!defaults.has(collection.dropId)) defaults.set(collection.dropId, await dropDefaults(db, collection.dropId));
+      const drop = defaults.get(collection.dropId);
+      fields.set(key, {
+        name: drop?.name ?? null,
+        description: drop?.description ?? null,
+        imageUrl: drop?.image ?? null,
+        animationUrl: drop?.animationUrl ?? null,
+        tokenUri: drop ? `${drop.baseUri}${tokenId}` : null,
+      });
+    } else {
+      fields.set(key, { name: null, description: null, imageUrl: null, animationUrl: null, tokenUri: null });
+      if (budget.tokenUriLookups > 0) {
+        budget.tokenUriLookups -= 1;
+        lookups.push({ key, contract, schema: collection.schema, tokenId });
+      }
+    }
+  }
+  const uris = await Promise.all(lookups.map((l) => tokenUriOf(chain.rpcUrl, l.contract, l.schema, l.tokenId)));
+  lookups.forEach((lookup, i) => (fields.get(lookup.key)!.tokenUri = uris[i] ?? null));
+  return fields;
+}

@@ -1,0 +1,40 @@
+// One range's raw logs → the chain events the indexer applies, in chain order. A TransferBatch
+// is one event (one log, one claim) carrying all its (id, value) pairs.
+import type { Log } from "viem";
+import { decodeSeaportLogs, type LogRef, type SeaportEvent } from "../../chain/seaport-events";
+import { approvalsForAll, erc1155Transfers, erc721Transfers, type ApprovalForAll, type Erc1155Transfer, type Erc721Transfer } from "../../chain/transfer-logs";
+
+export type IndexedEvent = LogRef &
+  (
+    | { type: "erc721"; transfer: Erc721Transfer }
+    | { type: "erc1155"; transfers: Erc1155Transfer[] }
+    | { type: "approval"; approval: ApprovalForAll }
+    | { type: "seaport"; event: SeaportEvent }
+  );
+
+const ref = (e: LogRef): LogRef => ({ transactionHash: e.transactionHash, logIndex: e.logIndex, blockNumber: e.blockNumber });
+
+export function decodeIndexedLogs(logs: readonly Log[], seaportAddress: string | null): IndexedEvent[] {
+  const events: IndexedEvent[] = [
+    ...erc721Transfers(logs).map((transfer): IndexedEvent => ({ type: "erc721", transfer, ...ref(transfer) })),
+    ...approvalsForAll(logs).map((approval): IndexedEvent => ({ type: "approval", approval, ...ref(approval) })),
+    ...(seaportAddress ? decodeSeaportLogs(logs, seaportAddress) : []).map((event): IndexedEvent => ({ type: "seaport", event, ...ref(event) })),
+  ];
+  const batches = new Map<string, Erc1155Transfer[]>();
+  for (const transfer of erc1155Transfers(logs)) {
+    const key = `${transfer.transactionHash}:${transfer.logIndex}`;
+    const group = batches.get(key);
+    if (group) group.push(transfer);
+    else batches.set(key, [transfer]);
+  }
+  for (const transfers of batches.values()) events.push({ type: "erc1155", transfers, ...ref(transfers[0]!) });
+  return events.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+}
+
+/** Tokens this event mints (transfers from the zero address). */
+export function mintsOf(event: IndexedEvent): { contract: string; tokenId: string }[] {
+  const ZERO = "0x0000000000000000000000000000000000000000";
+  if (event.type === "erc721") return event.transfer.from === ZERO ? [{ contract: event.transfer.contract, tokenId: event.transfer.tokenId }] : [];
+  if (event.type === "erc1155") return event.transfers.filter((t) => t.from === ZERO).map((t) => ({ contract: t.contract, tokenId: t.id }));
+  return [];
+}

@@ -1,0 +1,51 @@
+// Reads log ranges for one run: splits long address lists, and shrinks the block span for the
+// rest of the run when the node refuses a range (providers cap eth_getLogs by blocks or results).
+import type { Log } from "viem";
+import { fetchIndexedLogs, RangeRejectedError } from "../../chain/log-reader";
+import { ChainUnavailableError } from "../../chain/chain-unavailable";
+import { ADDRESSES_PER_CALL, type IndexerConfig } from "./config";
+
+export class RunState {
+  /** Blocks per eth_getLogs call right now. */
+  span: number;
+  logsLeft: number;
+  readonly budget: { tokenUriLookups: number };
+  readonly blockTimes = new Map<number, number>();
+  private readonly deadline: number;
+
+  constructor(
+    readonly config: IndexerConfig,
+    startedAt: number,
+  ) {
+    this.span = config.blocksPerCall;
+    this.logsLeft = config.logsPerRun;
+    this.budget = { tokenUriLookups: config.tokenUriLookupsPerRun };
+    this.deadline = startedAt + config.runMs;
+  }
+
+  /** Whether another range may start. */
+  canContinue(): boolean {
+    return this.logsLeft > 0 && Date.now() < this.deadline;
+  }
+
+  /** Reads [from, to] or a shorter prefix of it; returns the last block read and its logs. */
+  async read(rpcUrl: string, addresses: string[], from: number, to: number): Promise<{ to: number; logs: Log[] }> {
+    let end = Math.min(to, from + this.span - 1);
+    for (;;) {
+      try {
+        const logs: Log[] = [];
+        for (let i = 0; i < addresses.length; i += ADDRESSES_PER_CALL) {
+          logs.push(...(await fetchIndexedLogs(rpcUrl, addresses.slice(i, i + ADDRESSES_PER_CALL), from, end)));
+        }
+        if (addresses.length > ADDRESSES_PER_CALL) logs.sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);
+        this.logsLeft -= logs.length;
+        return { to: end, logs };
+      } catch (error) {
+        if (!(error instanceof RangeRejectedError)) throw error;
+        if (end === from) throw new ChainUnavailableError(`eth_getLogs refuses even block ${from}`, { cause: error });
+        this.span = Math.max(1, Math.floor((end - from + 1) / 2));
+        end = from + this.span - 1;
+      }
+    }
+  }
+}

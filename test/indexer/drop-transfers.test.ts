@@ -1,0 +1,140 @@
+// The indexer follows a drop's tokens after the service minted them: direct transfers, public
+// claims, listings that die with a transfer or a revoked approval; and a re-read changes nothing.
+import { env } from "cloudflare:workers";
+import { encodeFunctionData, type Address } from "viem";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { seedListing } from "../fixtures/seed";
+import { fund, waitForTransaction } from "../helpers/chain";
+import { call } from "../helpers/http";
+import { dumpIndexedTables, fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { seaportAddress } from "../helpers/seaport-basic-order";
+
+let project: TestProject;
+let holder: FundedAccount;
+let drop: { id: string; contractAddress: string };
+let contract: string;
+
+const transferFrom = (from: string, to: string, tokenId: bigint) =>
+  encodeFunctionData({ abi: dropErc721Abi, functionName: "transferFrom", args: [from as Address, to as Address, tokenId] });
+
+async function ownedTokenIds(owner: string) {
+  const { status, body } = await call(`/v1/assets/explore?ownerAddress=${owner}&contractAddress=${contract}`, { apiKey: project.apiKey });
+  expect(status).toBe(200);
+  return body.data.map((asset: { tokenId: string }) => asset.tokenId).sort();
+}
+
+async function orderRow(orderHash: string) {
+  return env.DB.prepare("select status from orders where order_hash = ?").bind(orderHash).first<{ status: string }>();
+}
+
+async function bestOrderHash(tokenId: string) {
+  const row = await env.DB.prepare("select best_order_hash from assets where contract_address = ? and token_id = ?").bind(contract, tokenId).first<{ best_order_hash: string | null }>();
+  return row?.best_order_hash ?? null;
+}
+
+/** A listing the service knows about, recorded as the token's best listing. */
+async function knownListing(tokenId: string, offerer: string) {
+  const listing = await seedListing({ chainId: 1868, contractAddress: contract, tokenId } as never, 10n ** 16n, { offerer });
+  await env.DB.prepare("update assets set best_price_sort = ?, best_order_hash = ? where contract_address = ? and token_id = ?")
+    .bind(listing.priceSort, listing.orderHash, contract, tokenId)
+    .run();
+  return listing.orderHash;
+}
+
+beforeAll(async () => {
+  project = await createTestProject("Indexer drop transfers");
+  await fund(project.walletAddress);
+  holder = await fundedAccount();
+  const deployed = await call("/v1/project-wallet/drops/deploy", {
+    secretKey: project.secretKey,
+    body: { name: "Indexed Pass", metadataStorageType: "metadata-api", defaultTokenMetadata: { name: "Indexed Pass", image: "https://example.com/pass.png" } },
+  });
+  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
+  drop = deployed.body.drop;
+  contract = drop.contractAddress.toLowerCase();
+  const claimed = await call("/v1/project-wallet/drops/claim", {
+    secretKey: project.secretKey,
+    body: { contractAddress: drop.contractAddress, recipientAddress: holder.address, quantity: 4 },
+  });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+  expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
+});
+
+describe("indexing a drop's own collection", () => {
+  it("moves ownership on a direct transfer and deactivates the old owner's listing", async () => {
+    const receiver = await fundedAccount();
+    const listed = await knownListing("1", holder.address);
+    const otherToken = await knownListing("2", holder.address);
+    const transfer = await holder.send({ to: contract, data: transferFrom(holder.address, receiver.address, 1n) });
+    await nextBlock();
+
+    const report = await runIndex();
+    expect(report.toBlock).toBeGreaterThanOrEqual(Number(transfer.blockNumber));
+    expect(report.logs).toBeGreaterThan(0);
+
+    expect(await ownedTokenIds(receiver.address)).toEqual(["1"]);
+    expect(await ownedTokenIds(holder.address)).toEqual(["2", "3", "4"]);
+    expect((await orderRow(listed))?.status).toBe("inactive");
+    expect(await bestOrderHash("1")).toBeNull();
+    // Listings of other tokens are untouched.
+    expect((await orderRow(otherToken))?.status).toBe("active");
+    expect(await bestOrderHash("2")).toBe(otherToken);
+  });
+
+  it("creates the asset of a public claim made directly on chain, with the drop's default metadata", async () => {
+    const claimer = await fundedAccount();
+    await claimer.send({
+      to: contract,
+      data: encodeFunctionData({ abi: dropErc721Abi, functionName: "claim", args: [claimer.account.address, 1n, [], 0n, 0n] }),
+    });
+    await nextBlock();
+    await runIndex();
+
+    expect(await ownedTokenIds(claimer.address)).toEqual(["5"]);
+    const asset = await call(`/v1/assets/1868/${contract}/5`, { apiKey: project.apiKey });
+    expect(asset.status).toBe(200);
+    expect(asset.body).toMatchObject({ tokenId: "5", name: "Indexed Pass", imageUrl: "https://example.com/pass.png", schema: "ERC721" });
+    expect(asset.body.tokenUri).toBe(`http://mintyard.test/v1/metadata/1868/${drop.contractAddress}/5`);
+  });
+
+  it("deactivates the owner's listings on the contract when Seaport's approval is revoked", async () => {
+    const seaport = seaportAddress();
+    const listed = await knownListing("3", holder.address);
+    const approve = (approved: boolean) => encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaport, approved] });
+    await holder.send({ to: contract, data: approve(true) });
+    await nextBlock();
+    await runIndex();
+    expect((await orderRow(listed))?.status).toBe("active");
+
+    await holder.send({ to: contract, data: approve(false) });
+    await nextBlock();
+    await runIndex();
+    expect((await orderRow(listed))?.status).toBe("inactive");
+    expect(await bestOrderHash("3")).toBeNull();
+  });
+
+  it("changes nothing when a range is read again", async () => {
+    await nextBlock();
+    const { toBlock } = await runIndex();
+    const before = await dumpIndexedTables(toBlock);
+    expect(before.chain_events!.length).toBeGreaterThan(0);
+
+    await runIndex();
+    expect(await dumpIndexedTables(toBlock)).toEqual(before);
+
+    // Rewind the cursor to before the drop existed and read everything again.
+    const deployBlock = await env.DB.prepare(
+      "select block_number as block from transactions where kind = 'deploy' and subject_id = ?",
+    )
+      .bind(drop.id)
+      .first<{ block: number }>();
+    await env.DB.prepare("update indexer_cursors set last_block = ? where chain_id = 1868").bind(deployBlock!.block - 1).run();
+    const reread = await runIndex();
+    expect(reread.fromBlock).toBe(deployBlock!.block);
+    expect(reread.logs).toBeGreaterThanOrEqual(before.chain_events!.length);
+    expect(await dumpIndexedTables(toBlock)).toEqual(before);
+  });
+});
