@@ -1,0 +1,173 @@
+// Collections deployed elsewhere: registration (validation, ERC-165 detection, conflicts) and
+// the indexer following their ERC-721 and ERC-1155 logs, from `fromBlock` or from registration.
+import { env } from "cloudflare:workers";
+import { encodeFunctionData, type Abi, type Address } from "viem";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedListing, uniqueAddress } from "../fixtures/seed";
+import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
+import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
+import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
+import { call, expectEnvelope } from "../helpers/http";
+import { fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
+import { createTestProject, type TestProject } from "../helpers/projects";
+
+let project: TestProject;
+let deployer: FundedAccount;
+
+const register = (body: Record<string, unknown>) => call("/v1/admin/collections", { admin: true, body });
+
+const mint721 = (to: string, quantity: bigint) =>
+  encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [to as Address, quantity] });
+
+async function owned(owner: string, contract: string) {
+  const { status, body } = await call(`/v1/assets/explore?ownerAddress=${owner}&contractAddress=${contract}`, { apiKey: project.apiKey });
+  expect(status).toBe(200);
+  return body.data.map((asset: { tokenId: string }) => asset.tokenId).sort();
+}
+
+async function balances(contract: string, tokenId: string) {
+  const { results } = await env.DB.prepare("select owner_address, balance from ownerships where contract_address = ? and token_id = ? order by owner_address")
+    .bind(contract, tokenId)
+    .all<{ owner_address: string; balance: string }>();
+  return Object.fromEntries(results.map((row) => [row.owner_address, row.balance]));
+}
+
+const orderStatus = async (orderHash: string) =>
+  (await env.DB.prepare("select status from orders where order_hash = ?").bind(orderHash).first<{ status: string }>())?.status;
+
+beforeAll(async () => {
+  project = await createTestProject("Registered collections");
+  deployer = await fundedAccount();
+});
+
+describe("POST /v1/admin/collections", () => {
+  it("rejects bad input, unknown chains, non-contracts, non-NFTs, duplicates and missing admin credentials", async () => {
+    const nft = await deployer.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+    const erc20 = await deployer.deploy(testErc20Abi as Abi, testErc20Bytecode);
+
+    expectEnvelope(await call("/v1/admin/collections", { body: { contractAddress: nft.address, slug: "nope" } }), 401, "unauthorized");
+    expectEnvelope(await call("/v1/admin/collections", { apiKey: project.apiKey, body: { contractAddress: nft.address, slug: "nope" } }), 401, "unauthorized");
+    for (const slug of ["Has Spaces", "soneium:0xabc", "UPPER", "x", "-leading-dash"]) {
+      const error = expectEnvelope(await register({ contractAddress: nft.address, slug }), 400, "validation_error");
+      expect(error.details?.map((d) => d.path), slug).toContain("body.slug");
+    }
+    expect(expectEnvelope(await register({ contractAddress: "0x1234", slug: "short-address" }), 400, "validation_error").details?.[0]?.path).toBe(
+      "body.contractAddress",
+    );
+    expect(expectEnvelope(await register({ contractAddress: nft.address, slug: "extra", colour: "red" }), 400, "validation_error").details?.[0]?.path).toBe(
+      "body.colour",
+    );
+    expectEnvelope(await register({ chainId: 5, contractAddress: nft.address, slug: "other-chain" }), 400, "unsupported_chain");
+    const noCode = expectEnvelope(await register({ contractAddress: uniqueAddress(), slug: "no-code" }), 400, "validation_error");
+    expect(noCode.details?.[0]?.path).toBe("body.contractAddress");
+    const notNft = expectEnvelope(await register({ contractAddress: erc20.address, slug: "a-currency" }), 400, "validation_error");
+    expect(notNft.details?.[0]?.path).toBe("body.schema");
+
+    const created = await register({ contractAddress: nft.address.toUpperCase().replace("0X", "0x"), slug: "baseline-one", name: "Baseline One" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ slug: "baseline-one", chainId: 1868, name: "Baseline One", isVerified: false });
+    expect(created.body.contractAddress.toLowerCase()).toBe(nft.address);
+    expect(created.body.contractAddress).not.toBe(nft.address); // checksummed
+    const row = await env.DB.prepare("select schema, tracked, drop_id from collections where id = ?").bind(created.body.id).first();
+    expect(row).toEqual({ schema: "ERC721", tracked: 1, drop_id: null });
+
+    const sameSlug = await deployer.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+    expect(expectEnvelope(await register({ contractAddress: sameSlug.address, slug: "baseline-one" }), 409, "conflict").details?.[0]?.path).toBe("body.slug");
+    expect(expectEnvelope(await register({ contractAddress: nft.address, slug: "baseline-again" }), 409, "conflict").details?.[0]?.path).toBe(
+      "body.contractAddress",
+    );
+  });
+});
+
+describe("indexing registered collections", () => {
+  it("backfills an ERC-721 from fromBlock, then follows its mints and transfers", async () => {
+    const alice = await fundedAccount();
+    const bob = await fundedAccount();
+    const nft = await deployer.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+    await deployer.send({ to: nft.address, data: mint721(alice.address, 2n) }); // ids 0 and 1, before registration
+    await nextBlock();
+    await runIndex(); // the chain cursor moves past those mints
+
+    const created = await register({ contractAddress: nft.address, slug: "baseline-backfilled", fromBlock: nft.blockNumber });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await alice.send({
+      to: nft.address,
+      data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "transferFrom", args: [alice.account.address, bob.account.address, 0n] }),
+    });
+    await deployer.send({ to: nft.address, data: mint721(bob.address, 1n) }); // id 2
+    await nextBlock();
+    await runIndex();
+
+    expect(await owned(alice.address, nft.address)).toEqual(["1"]);
+    expect(await owned(bob.address, nft.address)).toEqual(["0", "2"]);
+    const asset = await call(`/v1/assets/1868/${nft.address}/1`, { apiKey: project.apiKey });
+    expect(asset.status).toBe(200);
+    // The baseline contract has no base URI, so its tokenURI is "" (stored as unknown), and
+    // the service never invents a name or image.
+    expect(asset.body).toMatchObject({ schema: "ERC721", name: null, imageUrl: null, tokenUri: null });
+    expect(asset.body.collection).toMatchObject({ slug: "baseline-backfilled" });
+    const state = await env.DB.prepare("select backfill_next_block from collections where id = ?").bind(created.body.id).first();
+    expect(state).toEqual({ backfill_next_block: null });
+  });
+
+  it("starts at the chain cursor when fromBlock is omitted", async () => {
+    const carol = await fundedAccount();
+    const nft = await deployer.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+    await deployer.send({ to: nft.address, data: mint721(carol.address, 1n) }); // id 0: before registration
+    await nextBlock();
+    await runIndex();
+
+    expect((await register({ contractAddress: nft.address, slug: "baseline-from-now" })).status).toBe(201);
+    await deployer.send({ to: nft.address, data: mint721(carol.address, 1n) }); // id 1
+    await nextBlock();
+    await runIndex();
+    expect(await owned(carol.address, nft.address)).toEqual(["1"]);
+  });
+
+  it("detects ERC-1155, keeps balances through single and batch transfers and retires over-listed orders", async () => {
+    const dave = await fundedAccount();
+    const erin = await fundedAccount();
+    const multi = await deployer.deploy(testErc1155Abi as Abi, testErc1155Bytecode);
+    const created = await register({ contractAddress: multi.address, slug: "multi-tokens" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(await env.DB.prepare("select schema from collections where id = ?").bind(created.body.id).first()).toEqual({ schema: "ERC1155" });
+
+    const mint = encodeFunctionData({ abi: testErc1155Abi, functionName: "mint", args: [dave.account.address, 7n, 10n] });
+    const mintBatch = encodeFunctionData({ abi: testErc1155Abi, functionName: "mintBatch", args: [dave.account.address, [8n, 9n], [1n, 2n]] });
+    await deployer.send({ to: multi.address, data: mint });
+    await deployer.send({ to: multi.address, data: mintBatch });
+    await nextBlock();
+    await runIndex();
+    expect(await balances(multi.address, "7")).toEqual({ [dave.address]: "10" });
+    expect(await balances(multi.address, "9")).toEqual({ [dave.address]: "2" });
+    expect(await owned(dave.address, multi.address)).toEqual(["7", "8", "9"]);
+    const asset = await call(`/v1/assets/1868/${multi.address}/7`, { apiKey: project.apiKey });
+    expect(asset.body).toMatchObject({ schema: "ERC1155", tokenUri: `https://example.test/1155/${"7".padStart(64, "0")}.json` });
+
+    const token = { chainId: 1868, contractAddress: multi.address, tokenId: "7" } as never;
+    const eight = await seedListing(token, 10n ** 15n, { offerer: dave.address, quantity: "8" });
+    const five = await seedListing(token, 10n ** 15n, { offerer: dave.address, quantity: "5" });
+    const send = (value: bigint) =>
+      dave.send({
+        to: multi.address,
+        data: encodeFunctionData({
+          abi: testErc1155Abi,
+          functionName: "safeTransferFrom",
+          args: [dave.account.address, erin.account.address, 7n, value, "0x"],
+        }),
+      });
+    await send(4n);
+    await nextBlock();
+    await runIndex();
+    expect(await balances(multi.address, "7")).toEqual({ [dave.address]: "6", [erin.address]: "4" });
+    expect(await orderStatus(eight.orderHash)).toBe("inactive");
+    expect(await orderStatus(five.orderHash)).toBe("active");
+
+    await send(6n);
+    await nextBlock();
+    await runIndex();
+    expect(await balances(multi.address, "7")).toEqual({ [erin.address]: "10" });
+    expect(await owned(dave.address, multi.address)).toEqual(["8", "9"]);
+    expect(await orderStatus(five.orderHash)).toBe("inactive");
+  });
+});
