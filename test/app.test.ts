@@ -5,7 +5,6 @@ import { onError, onNotFound } from "../src/app";
 import { createRouter } from "../src/lib/create-router";
 import { requestId } from "../src/lib/request-id";
 import { call, expectEnvelope } from "./helpers/http";
-import { createTestProject } from "./helpers/projects";
 
 describe("service basics", () => {
   it("reports D1 and chain RPC health without auth", async () => {
@@ -72,9 +71,6 @@ describe("service basics", () => {
   it("answers unknown routes with the 404 envelope and a request id", async () => {
     const error = expectEnvelope(await call("/v1/nope"), 404, "not_found");
     expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
-    // Documented but not yet implemented endpoints are 404s too, not 500s.
-    const project = await createTestProject();
-    expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: {} }), 404, "not_found");
   });
 
   it("echoes a well-formed client request id and replaces a malformed one", async () => {

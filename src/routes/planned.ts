@@ -3,8 +3,6 @@
 // Until then they are documented only and answer 404 not_found. Each moves to its router's
 // `.openapi(route, handler)` when implemented.
 import type { RouteConfig } from "@hono/zod-openapi";
-import { buyOrders } from "./project-wallet/project-wallet.routes";
 
 export const plannedRoutes: RouteConfig[] = [
-  buyOrders,
 ];

@@ -2,9 +2,10 @@ import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
 import { mintFromDrop } from "../../services/drops/claim";
 import { deployDrop } from "../../services/drops/deploy-drop";
+import { buyOrders } from "../../services/project-wallet/buy-orders";
 import { transferFromProjectWallet } from "../../services/project-wallet/transfer";
 import { projectWalletInfo } from "../../services/project-wallet/wallet-info";
-import type { claim, deployDrop as deployRoute, getProjectWallet, mint, transfer } from "./project-wallet.routes";
+import type { buyOrders as buyRoute, claim, deployDrop as deployRoute, getProjectWallet, mint, transfer } from "./project-wallet.routes";
 
 export const getProjectWalletHandler: AppRouteHandler<typeof getProjectWallet> = async (c) => {
   return c.json(await projectWalletInfo(serviceContext(c.env), c.get("auth").projectId), 200);
@@ -36,4 +37,8 @@ export const mintHandler: AppRouteHandler<typeof mint> = async (c) => {
 
 export const transferHandler: AppRouteHandler<typeof transfer> = async (c) => {
   return c.json(await transferFromProjectWallet(serviceContext(c.env), c.get("auth").projectId, c.req.valid("json")), 201);
+};
+
+export const buyOrdersHandler: AppRouteHandler<typeof buyRoute> = async (c) => {
+  return c.json(await buyOrders(serviceContext(c.env), c.get("auth").projectId, c.req.valid("json")), 200);
 };

@@ -7,4 +7,5 @@ export const projectWalletRouter = createRouter()
   .openapi(routes.deployDrop, handlers.deployDropHandler)
   .openapi(routes.claim, handlers.claimHandler)
   .openapi(routes.mint, handlers.mintHandler)
-  .openapi(routes.transfer, handlers.transferHandler);
+  .openapi(routes.transfer, handlers.transferHandler)
+  .openapi(routes.buyOrders, handlers.buyOrdersHandler);

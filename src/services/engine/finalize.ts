@@ -1,8 +1,12 @@
 // The one write that ends a transaction: final status, gas figures and the side effects of its
 // kind, in a single D1 batch that does nothing unless the row is still `pending`.
-import { erc721Transfers, isMint } from "../../chain/transfer-logs";
+import { blockTimestampMs } from "../../chain/log-reader";
 import type { TransactionReceipt } from "../../chain/transactions";
-import { claimLog, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
+import { getChain } from "../../lib/chains";
+import { claimLog, newLogGuard, type AssetFields } from "../chain-events/apply";
+import { mintKey } from "../indexer/asset-fields";
+import { logEffects } from "../indexer/apply-logs";
+import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "../indexer/decode";
 import { mintedAssetFields, writeMintedMetadata, type ClaimPayload } from "../drops/minted-metadata";
 import type { ServiceContext } from "../context";
 import type { WatchedTransaction } from "./types";
@@ -64,23 +68,62 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
   await db.batch(statements);
 }
 
+/**
+ * The receipt's logs, applied like the indexer applies them (it leaves a pending transaction's
+ * logs to this handler): transfers of known collections, Seaport fills. A claim's or mint's new
+ * tokens get the request's metadata.
+ */
 async function confirmedEffects(
   ctx: ServiceContext,
   record: WatchedTransaction,
   receipt: TransactionReceipt,
   stillPending: { sql: string; params: unknown[] },
 ): Promise<D1PreparedStatement[]> {
-  if (record.kind !== "claim" && record.kind !== "mint") return [];
-  const payload = await claimPayload(ctx, record.id);
-  if (!payload) return [];
-  const mints = erc721Transfers(receipt.logs).filter((transfer) => isMint(transfer) && transfer.contract === payload.contract);
-  // The receipt is authoritative: the i-th minted token gets the i-th override.
-  const assets: AssetFields[] = await mintedAssetFields(ctx, payload, mints.map((m) => m.tokenId));
-  await writeMintedMetadata(ctx, payload, mints.map((m) => m.tokenId));
-  return mints.flatMap((transfer, index) => {
-    const guard = newLogGuard(record.chainId, transfer);
-    return [claimLog(ctx.env.DB, guard, stillPending), ...erc721TransferStatements(ctx.env.DB, guard, transfer, assets[index] ?? null)];
+  const db = ctx.env.DB;
+  const chain = getChain(ctx.env, record.chainId);
+  const events = decodeIndexedLogs(receipt.logs, chain.seaportAddress);
+  if (!events.length) return [];
+  const known = await knownCollections(db, chain.chainId, events);
+  const relevant = events.filter((event) => event.type === "seaport" || known.has(contractOf(event)));
+
+  const assets = new Map<string, AssetFields>();
+  const payload = record.kind === "claim" || record.kind === "mint" ? await claimPayload(ctx, record.id) : null;
+  if (payload) {
+    const minted = relevant.flatMap(mintsOf).filter((mint) => mint.contract === payload.contract).map((mint) => mint.tokenId);
+    // The receipt is authoritative: the i-th minted token gets the i-th override.
+    const fields = await mintedAssetFields(ctx, payload, minted);
+    minted.forEach((tokenId, index) => assets.set(mintKey(payload.contract, tokenId), fields[index]!));
+    await writeMintedMetadata(ctx, payload, minted);
+  }
+  const sells = relevant.some((event) => event.type === "seaport" && event.event.kind === "OrderFulfilled");
+  const blockTime = sells ? await blockTimestampMs(chain.rpcUrl, Number(receipt.blockNumber)) : Date.now();
+  return relevant.flatMap((event) => {
+    const guard = newLogGuard(chain.chainId, event);
+    return [claimLog(db, guard, stillPending), ...logEffects(db, chain, guard, event, assets, blockTime)];
   });
+}
+
+function contractOf(event: IndexedEvent): string {
+  switch (event.type) {
+    case "erc721":
+      return event.transfer.contract;
+    case "erc1155":
+      return event.transfers[0]!.contract;
+    case "approval":
+      return event.approval.contract;
+    case "seaport":
+      return "";
+  }
+}
+
+async function knownCollections(db: D1Database, chainId: number, events: IndexedEvent[]): Promise<Set<string>> {
+  const contracts = [...new Set(events.filter((e) => e.type !== "seaport").map(contractOf))];
+  if (!contracts.length) return new Set();
+  const rows = await db
+    .prepare(`select contract_address from collections where chain_id = ? and contract_address in (${contracts.map(() => "?").join(", ")})`)
+    .bind(chainId, ...contracts)
+    .all<{ contract_address: string }>();
+  return new Set(rows.results.map((row) => row.contract_address));
 }
 
 async function claimPayload(ctx: ServiceContext, transactionId: string): Promise<ClaimPayload | null> {

@@ -4,7 +4,7 @@
 import type { Log } from "viem";
 import { blockTimestampMs } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
-import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard } from "../chain-events/apply";
+import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { seaportEventStatements } from "../chain-events/seaport";
 import { mintedAssetFields, mintKey, type IndexedCollection } from "./asset-fields";
 import { STATEMENTS_PER_BATCH } from "./config";
@@ -48,7 +48,7 @@ export async function applyLogs(scope: RangeScope, logs: Log[]): Promise<{ stopB
   let batch: D1PreparedStatement[] = [];
   for (const event of events) {
     const guard = newLogGuard(chain.chainId, event);
-    const effects = effectsOf(scope, guard, event, assets);
+    const effects = logEffects(db, chain, guard, event, assets, scope.blockTimes.get(event.blockNumber) ?? Date.now());
     if (!effects.length) continue; // e.g. an approval granted: nothing to record
     if (batch.length && batch.length + effects.length + 1 > STATEMENTS_PER_BATCH) {
       await db.batch(batch);
@@ -60,13 +60,15 @@ export async function applyLogs(scope: RangeScope, logs: Log[]): Promise<{ stopB
   return { stopBefore };
 }
 
-function effectsOf(
-  scope: RangeScope,
+/** The guarded statements one decoded log stands for (shared with the engine's receipt handler). */
+export function logEffects(
+  db: D1Database,
+  chain: ChainConfig,
   guard: ReturnType<typeof newLogGuard>,
   event: IndexedEvent,
-  assets: Awaited<ReturnType<typeof mintedAssetFields>>,
+  assets: ReadonlyMap<string, AssetFields>,
+  blockTimestampMs: number,
 ): D1PreparedStatement[] {
-  const { db, chain } = scope;
   switch (event.type) {
     case "erc721": {
       const t = event.transfer;
@@ -79,11 +81,7 @@ function effectsOf(
     case "approval":
       return approvalForAllStatements(db, guard, event.approval, chain.seaportAddress);
     case "seaport":
-      return seaportEventStatements(db, guard, event.event, {
-        chainId: chain.chainId,
-        blockTimestampMs: scope.blockTimes.get(event.blockNumber) ?? Date.now(),
-        nowMs: Date.now(),
-      });
+      return seaportEventStatements(db, guard, event.event, { chainId: chain.chainId, blockTimestampMs, nowMs: Date.now() });
   }
 }
 

@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { seaportJsList } from "../helpers/seaport";
+import { freshWallet } from "../helpers/wallets";
+import type { Address } from "viem";
+
+let creator: TestProject;
+let buyer: TestProject;
+let drop: { contractAddress: string };
+let seller: Awaited<ReturnType<typeof freshWallet>>;
+
+async function listToken(tokenId: string, price: bigint) {
+  const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId, price });
+  const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+  return accepted.body.orderHash as string;
+}
+
+const buy = (orderHashes: string[], project = buyer) =>
+  call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: { chainId: 1868, orderHashes } });
+
+beforeAll(async () => {
+  [creator, buyer] = await Promise.all([createTestProject("Creator"), createTestProject("Buyer")]);
+  await Promise.all([fund(creator.walletAddress), fund(buyer.walletAddress)]);
+  seller = await freshWallet();
+  const deployed = await call("/v1/project-wallet/drops/deploy", {
+    secretKey: creator.secretKey,
+    body: { name: "Buyable", metadataStorageType: "self-hosted", baseUri: "https://example.com/buy/" },
+  });
+  drop = deployed.body.drop;
+  const claimed = await call("/v1/project-wallet/drops/claim", {
+    secretKey: creator.secretKey,
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 3 },
+  });
+  await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
+});
+
+describe("buying listed orders with the project wallet", () => {
+  it("fills an order: ownership moves, the order is filled and a sale is recorded", async () => {
+    const price = ETHER / 4n;
+    const orderHash = await listToken("1", price);
+    const sellerBefore = await chainClient().getBalance({ address: seller.address as Address });
+
+    const { status, body } = await buy([orderHash]);
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body).toHaveLength(1);
+    expect(body[0].id).toBe(orderHash);
+    const [item] = body[0].result;
+    expect(item.type).toBe("transaction");
+    expect(item.result).toMatchObject({ status: "pending", value: price.toString(), projectId: buyer.id });
+
+    const settled = await waitForTransaction(item.result.id, buyer.apiKey);
+    expect(settled.status).toBe("confirmed");
+    expect((await ownerOf(drop.contractAddress, 1n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+    expect(await chainClient().getBalance({ address: seller.address as Address })).toBe(sellerBefore + price);
+
+    const order = await call(`/v1/orders/${orderHash}`, { apiKey: buyer.apiKey });
+    expect(order.body.status).toBe("filled");
+    const asset = await call(`/v1/assets/1868/${drop.contractAddress}/1`, { apiKey: buyer.apiKey });
+    expect(asset.body.bestListing).toBeNull();
+    const owned = await call(`/v1/assets/explore?ownerAddress=${buyer.walletAddress}`, { apiKey: buyer.apiKey });
+    expect(owned.body.data.map((a: { tokenId: string }) => a.tokenId)).toEqual(["1"]);
+    const trending = await call("/v1/collections/trending?period=1h", { apiKey: buyer.apiKey });
+    const entry = trending.body.data.find((e: { collection: { contractAddress: string } }) => e.collection.contractAddress === drop.contractAddress);
+    expect(entry).toMatchObject({ volume: price.toString(), sales: 1 });
+  });
+
+  it("returns an error item for an order that cannot be bought while the others go through", async () => {
+    const good = await listToken("2", ETHER / 10n);
+    const unknown = `0x${"ee".repeat(32)}`;
+    const { status, body } = await buy([unknown, good]);
+    expect(status).toBe(200);
+    expect(body[0]).toEqual({ id: unknown, result: [{ type: "error", result: { code: "not_found", message: "order not found" } }] });
+    expect(body[1].result[0].type).toBe("transaction");
+    await waitForTransaction(body[1].result[0].result.id, buyer.apiKey);
+
+    const again = await buy([good]);
+    expect(again.body[0].result[0]).toMatchObject({ type: "error", result: { code: "order_not_fillable" } });
+  });
+
+  it("needs the secret key and valid input", async () => {
+    const orderHash = await listToken("3", ETHER / 10n);
+    expectEnvelope(await call("/v1/project-wallet/orders/buy", { apiKey: buyer.apiKey, body: { chainId: 1868, orderHashes: [orderHash] } }), 403, "forbidden");
+    expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: [] } }), 400, "validation_error");
+    expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: ["0x12"] } }), 400, "validation_error");
+    expectEnvelope(
+      await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: Array(21).fill(orderHash) } }),
+      400,
+      "validation_error",
+    );
+    expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 7, orderHashes: [orderHash] } }), 400, "unsupported_chain");
+  });
+
+  it("answers insufficient_funds per order when the wallet cannot pay", async () => {
+    const broke = await createTestProject("Broke buyer");
+    const orderHash = await listToken("3", ETHER);
+    const { body } = await buy([orderHash], broke);
+    expect(body[0].result[0]).toMatchObject({ type: "error", result: { code: "insufficient_funds" } });
+  });
+});
