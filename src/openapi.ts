@@ -1,5 +1,4 @@
 import type { AppOpenAPI } from "./lib/types";
-import { plannedRoutes } from "./routes/planned";
 
 export const API_VERSION = "0.1.0";
 
@@ -20,7 +19,6 @@ export function registerOpenApi(app: AppOpenAPI) {
     scheme: "bearer",
     description: "The service's ADMIN_TOKEN secret.",
   });
-  for (const route of plannedRoutes) app.openAPIRegistry.registerPath(route);
   app.doc31("/openapi.json", (c) => ({
     openapi: "3.1.0",
     info: {
