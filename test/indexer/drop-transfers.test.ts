@@ -1,10 +1,12 @@
 // The indexer follows a drop's tokens after the service minted them: direct transfers, public
 // claims, listings that die with a transfer or a revoked approval; and a re-read changes nothing.
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, type Address } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
-import { seedListing } from "../fixtures/seed";
+import worker from "../../src/index";
+import { seedAsset, seedCollection, seedListing, seedTransaction } from "../fixtures/seed";
 import { fund, waitForTransaction } from "../helpers/chain";
 import { call } from "../helpers/http";
 import { dumpIndexedTables, fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
@@ -136,5 +138,68 @@ describe("indexing a drop's own collection", () => {
     expect(reread.fromBlock).toBe(deployBlock!.block);
     expect(reread.logs).toBeGreaterThanOrEqual(before.chain_events!.length);
     expect(await dumpIndexedTables(toBlock)).toEqual(before);
+  });
+});
+
+describe("the cron trigger, the lease and the sweep", () => {
+  const cursor = async () =>
+    (await env.DB.prepare("select last_block from indexer_cursors where chain_id = 1868").first<{ last_block: number }>())!.last_block;
+
+  it("indexes from the scheduled handler", async () => {
+    const receiver = await fundedAccount();
+    const transfer = await holder.send({ to: contract, data: transferFrom(holder.address, receiver.address, 4n) });
+    await nextBlock();
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ cron: "* * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await cursor()).toBeGreaterThanOrEqual(Number(transfer.blockNumber));
+    expect(await ownedTokenIds(receiver.address)).toEqual(["4"]);
+  });
+
+  it("leaves a chain alone while another run holds its lease", async () => {
+    await nextBlock();
+    const held = await cursor();
+    await env.DB.prepare("update indexer_cursors set lease_token = 'other-run', lease_until = ? where chain_id = 1868").bind(Date.now() + 60_000).run();
+    expect(await runIndex()).toEqual({ chainId: 1868, fromBlock: held + 1, toBlock: held, logs: 0 });
+    expect(await cursor()).toBe(held);
+
+    // A lease whose run died lapses.
+    await env.DB.prepare("update indexer_cursors set lease_until = ? where chain_id = 1868").bind(Date.now() - 1).run();
+    expect((await runIndex()).toBlock).toBeGreaterThan(held);
+  });
+
+  it("stops before a transaction the engine is still finalising, and applies it once it is final", async () => {
+    const receiver = await fundedAccount();
+    const transfer = await holder.send({ to: contract, data: transferFrom(holder.address, receiver.address, 2n) });
+    // As if the service had sent it and its watcher had not seen the receipt yet.
+    const row = await seedTransaction(project.id, { status: "pending", transactionHash: transfer.transactionHash });
+    await nextBlock();
+    expect((await runIndex()).toBlock).toBe(Number(transfer.blockNumber) - 1);
+    expect(await ownedTokenIds(receiver.address)).toEqual([]);
+
+    await env.DB.prepare("update transactions set status = 'confirmed' where id = ?").bind(row.id).run();
+    expect((await runIndex()).toBlock).toBeGreaterThanOrEqual(Number(transfer.blockNumber));
+    expect(await ownedTokenIds(receiver.address)).toEqual(["2"]);
+  });
+
+  it("expires listings past their end time and deletes idempotency records past theirs", async () => {
+    const collection = await seedCollection();
+    const asset = await seedAsset(collection, "1");
+    const stale = await seedListing(asset, 10n ** 15n, { endTime: new Date(Date.now() - 1_000) });
+    const fresh = await seedListing(asset, 10n ** 16n);
+    await env.DB.prepare("update assets set best_price_sort = ?, best_order_hash = ? where id = ?").bind(stale.priceSort, stale.orderHash, asset.id).run();
+    const idempotency = "insert into idempotency_keys (project_id, key, request_hash, status, created_at, expires_at) values (?, ?, 'h', 'completed', 0, ?)";
+    await env.DB.batch([
+      env.DB.prepare(idempotency).bind(project.id, "old", Date.now() - 1),
+      env.DB.prepare(idempotency).bind(project.id, "recent", Date.now() + 60_000),
+    ]);
+
+    await runIndex();
+    const statuses = await env.DB.prepare("select order_hash, status from orders where order_hash in (?, ?)").bind(stale.orderHash, fresh.orderHash).all();
+    expect(Object.fromEntries(statuses.results.map((r) => [r.order_hash, r.status]))).toEqual({ [stale.orderHash]: "expired", [fresh.orderHash]: "active" });
+    const best = await env.DB.prepare("select best_order_hash from assets where id = ?").bind(asset.id).first();
+    expect(best).toEqual({ best_order_hash: fresh.orderHash });
+    const keys = await env.DB.prepare("select key from idempotency_keys where project_id = ?").bind(project.id).all();
+    expect(keys.results.map((r) => r.key)).toEqual(["recent"]);
   });
 });
