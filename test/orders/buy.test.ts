@@ -2,7 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
-import { seaportJsList } from "../helpers/seaport";
+import { env } from "cloudflare:workers";
+import { encodeFulfilment } from "../../src/chain/seaport-fulfil";
+import { canonicalOrder } from "../../src/services/orders/order-shape";
+import { seaportJsCancel, seaportJsList } from "../helpers/seaport";
 import { freshWallet } from "../helpers/wallets";
 import type { Address } from "viem";
 
@@ -32,7 +35,7 @@ beforeAll(async () => {
   drop = deployed.body.drop;
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 3 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 5 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
 });
@@ -98,5 +101,36 @@ describe("buying listed orders with the project wallet", () => {
     const orderHash = await listToken("3", ETHER);
     const { body } = await buy([orderHash], broke);
     expect(body[0].result[0]).toMatchObject({ type: "error", result: { code: "insufficient_funds" } });
+  });
+});
+
+describe("orders that change outside the service", () => {
+  const indexNow = () => call("/v1/admin/index", { admin: true, method: "POST" });
+
+  it("sees a cancellation made on Seaport directly once indexed", async () => {
+    const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "4", price: ETHER / 3n });
+    const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
+    expect(accepted.status).toBe(201);
+    await seaportJsCancel(seller.privateKey, listing.parameters);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await indexNow()).status).toBe(200);
+    const order = await call(`/v1/orders/${accepted.body.orderHash}`, { apiKey: buyer.apiKey });
+    expect(order.body.status).toBe("cancelled");
+    const asset = await call(`/v1/assets/1868/${drop.contractAddress}/4`, { apiKey: buyer.apiKey });
+    expect(asset.body.bestListing).toBeNull();
+  });
+
+  it("refuses an order a third party already filled on chain", async () => {
+    const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "5", price: ETHER / 50n });
+    const thirdParty = await freshWallet();
+    const seaport = (JSON.parse(env.CHAINS) as Record<string, { seaportAddress: string }>)["1868"]!.seaportAddress;
+    const fill = encodeFulfilment(canonicalOrder(listing.parameters), listing.signature);
+    const receipt = await thirdParty.send({ to: seaport, data: fill.data, value: fill.value });
+    expect(receipt.status).toBe("success");
+    expectEnvelope(
+      await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } }),
+      422,
+      "order_not_fillable",
+    );
   });
 });
