@@ -6,7 +6,7 @@ import { blockTimestampMs } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { seaportEventStatements } from "../chain-events/seaport";
-import { mintedAssetFields, mintKey, type IndexedCollection } from "./asset-fields";
+import { assetFieldsForMints, mintKey, type IndexedCollection } from "./asset-fields";
 import { STATEMENTS_PER_BATCH } from "./config";
 import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "./decode";
 
@@ -39,7 +39,7 @@ export async function applyLogs(scope: RangeScope, logs: Log[]): Promise<{ stopB
   const stopBefore = held.length ? Math.min(...held) : null;
   events = events.filter((e) => (stopBefore === null || e.blockNumber < stopBefore) && !applied.has(`${e.transactionHash}:${e.logIndex}`));
 
-  const assets = await mintedAssetFields(db, chain, events.flatMap(mintsOf), scope.collections, scope.budget);
+  const assets = await assetFieldsForMints(db, chain, events.flatMap(mintsOf), scope.collections, scope.budget);
   const saleBlocks = new Set(events.filter((e) => e.type === "seaport" && e.event.kind === "OrderFulfilled").map((e) => e.blockNumber));
   for (const block of saleBlocks) {
     if (!scope.blockTimes.has(block)) scope.blockTimes.set(block, await blockTimestampMs(chain.rpcUrl, block));

@@ -36,7 +36,7 @@ async function dropDefaults(db: D1Database, dropId: string): Promise<DropDefault
     .first<DropDefaults>();
 }
 
-export async function mintedAssetFields(
+export async function assetFieldsForMints(
   db: D1Database,
   chain: ChainConfig,
   mints: { contract: string; tokenId: string }[],
