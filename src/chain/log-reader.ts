@@ -6,6 +6,9 @@ import { publicClient } from "./client";
 import { SEAPORT_EVENT_TOPICS } from "./seaport-events";
 import { APPROVAL_FOR_ALL_TOPIC, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from "./transfer-logs";
 
+/** A log as viem formats it, for services that must not import viem themselves. */
+export type ChainLog = Log;
+
 /** Every topic0 the indexer applies: collection transfers and approvals, Seaport fills and cancels. */
 export const INDEXED_TOPICS = [
   TRANSFER_TOPIC,

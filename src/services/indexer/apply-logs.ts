@@ -1,8 +1,7 @@
 // Applies one range's logs in chain order. Each log gets its own claim in chain_events and its
 // effects guarded by it (services/chain-events); several logs share a D1 batch to keep the
 // number of D1 calls per cron invocation low, which changes nothing about exactly-once.
-import type { Log } from "viem";
-import { blockTimestampMs } from "../../chain/log-reader";
+import { blockTimestampMs, type ChainLog } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { seaportEventStatements } from "../chain-events/seaport";
@@ -30,7 +29,7 @@ const HASHES_PER_QUERY = 90; // D1 allows 100 bound parameters per statement
  * finalising (row `pending`): its receipt handler applies that transaction with the request's
  * metadata, so the indexer applies only the blocks before it and retries from there next run.
  */
-export async function applyLogs(scope: RangeScope, logs: Log[]): Promise<{ stopBefore: number | null }> {
+export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ stopBefore: number | null }> {
   if (!logs.length) return { stopBefore: null };
   const { db, chain } = scope;
   let events = decodeIndexedLogs(logs, scope.seaport);

@@ -1,6 +1,6 @@
 // One range's raw logs → the chain events the indexer applies, in chain order. A TransferBatch
 // is one event (one log, one claim) carrying all its (id, value) pairs.
-import type { Log } from "viem";
+import type { ChainLog } from "../../chain/log-reader";
 import { decodeSeaportLogs, type LogRef, type SeaportEvent } from "../../chain/seaport-events";
 import { approvalsForAll, erc1155Transfers, erc721Transfers, type ApprovalForAll, type Erc1155Transfer, type Erc721Transfer } from "../../chain/transfer-logs";
 
@@ -14,7 +14,7 @@ export type IndexedEvent = LogRef &
 
 const ref = (e: LogRef): LogRef => ({ transactionHash: e.transactionHash, logIndex: e.logIndex, blockNumber: e.blockNumber });
 
-export function decodeIndexedLogs(logs: readonly Log[], seaportAddress: string | null): IndexedEvent[] {
+export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: string | null): IndexedEvent[] {
   const events: IndexedEvent[] = [
     ...erc721Transfers(logs).map((transfer): IndexedEvent => ({ type: "erc721", transfer, ...ref(transfer) })),
     ...approvalsForAll(logs).map((approval): IndexedEvent => ({ type: "approval", approval, ...ref(approval) })),

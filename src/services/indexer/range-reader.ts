@@ -1,7 +1,6 @@
 // Reads log ranges for one run: splits long address lists, and shrinks the block span for the
 // rest of the run when the node refuses a range (providers cap eth_getLogs by blocks or results).
-import type { Log } from "viem";
-import { fetchIndexedLogs, RangeRejectedError } from "../../chain/log-reader";
+import { fetchIndexedLogs, RangeRejectedError, type ChainLog } from "../../chain/log-reader";
 import { ChainUnavailableError } from "../../chain/chain-unavailable";
 import { ADDRESSES_PER_CALL, type IndexerConfig } from "./config";
 
@@ -29,11 +28,11 @@ export class RunState {
   }
 
   /** Reads [from, to] or a shorter prefix of it; returns the last block read and its logs. */
-  async read(rpcUrl: string, addresses: string[], from: number, to: number): Promise<{ to: number; logs: Log[] }> {
+  async read(rpcUrl: string, addresses: string[], from: number, to: number): Promise<{ to: number; logs: ChainLog[] }> {
     let end = Math.min(to, from + this.span - 1);
     for (;;) {
       try {
-        const logs: Log[] = [];
+        const logs: ChainLog[] = [];
         for (let i = 0; i < addresses.length; i += ADDRESSES_PER_CALL) {
           logs.push(...(await fetchIndexedLogs(rpcUrl, addresses.slice(i, i + ADDRESSES_PER_CALL), from, end)));
         }
