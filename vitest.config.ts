@@ -2,10 +2,10 @@ import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
-// Three projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
+// Four projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
 // against a real anvil started by test/global-setup.ts; "faults" does the same against its own
-// anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "contracts" runs the
-// Solidity suite in Node against its own anvil.
+// anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "limits" runs with a tiny
+// per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil.
 
 type Inject = (key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
 
@@ -16,6 +16,8 @@ function workerProject(options: {
   globalSetup: string;
   migrations: D1Migration[];
   bindings: (inject: Inject) => Record<string, string>;
+  /** Per-key request limit, when a project needs one other than wrangler.toml's. */
+  rateLimit?: { limit: number; period: 10 | 60 };
 }): TestProjectInlineConfiguration {
   return {
     plugins: [
@@ -33,6 +35,7 @@ function workerProject(options: {
             TEST_MIGRATIONS: options.migrations,
             ...options.bindings(inject as Inject),
           },
+          ...(options.rateLimit ? { ratelimits: { RATE_LIMITER: { simple: options.rateLimit } } } : {}),
         },
       })),
     ],
@@ -59,7 +62,7 @@ export default defineConfig(async () => {
         workerProject({
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/contracts/**", "test/faults/**"],
+          exclude: ["test/contracts/**", "test/faults/**", "test/limits/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl"), SEAPORT_CLIENT_URL: inject("seaportClientUrl") }),
@@ -75,6 +78,14 @@ export default defineConfig(async () => {
             PROXY_URL: inject("faultProxyUrl"),
             ENGINE_BUMP_AFTER_BLOCKS: "2",
           }),
+        }),
+        workerProject({
+          name: "limits",
+          include: ["test/limits/**/*.test.ts"],
+          globalSetup: "./test/global-setup.ts",
+          migrations,
+          bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl"), RATE_LIMIT_RETRY_AFTER_SECONDS: "10" }),
+          rateLimit: { limit: 5, period: 10 },
         }),
         {
           test: {

@@ -26,9 +26,19 @@ export function requireKey(...kinds: KeyKind[]): MiddlewareHandler<AppBindings> 
     if (!kinds.includes(resolved.kind)) {
       throw new AppError("forbidden", `this endpoint needs a ${kinds.join(" or ")} key`);
     }
+    await enforceRateLimit(env, resolved.keyId);
     c.set("auth", resolved);
     await next();
   };
+}
+
+/** Per key (the binding counts by key id, so revoking a key does not reset another's budget). */
+async function enforceRateLimit(env: Env, keyId: string) {
+  const { success } = await env.RATE_LIMITER.limit({ key: keyId });
+  if (!success) {
+    const retryAfter = env.RATE_LIMIT_RETRY_AFTER_SECONDS || "60";
+    throw new AppError("rate_limited", `rate limit exceeded for this key; retry in ${retryAfter} s`, undefined, { "Retry-After": retryAfter });
+  }
 }
 
 export const anyKey = requireKey("api", "secret");
