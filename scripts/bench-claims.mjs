@@ -81,7 +81,8 @@ function figures(svc, raw) {
   const clean = gaps(svc) === 0 && svc.chain.lost === 0 && svc.chain.nonceDelta === svc.accepted;
   const rateTarget = `>= ${TARGET_RATIO} × raw, 0 gaps, 0 lost`;
   const perClaim = (run, group) => (run.accepted ? ((run.cpu.requests[group] + run.cpu.confirmations[group]) * 1000) / run.accepted : null);
-  const cpuRow = (group, label) => row(`CPU per accepted claim: ${label}`, perClaim(svc, group), "ms", { baseline: perClaim(raw, group), digits: 2 });
+  // The raw run has no workerd or wrangler: a blank baseline, not a 0 to compare with.
+  const cpuRow = (group, label) => row(`CPU per accepted claim: ${label}`, perClaim(svc, group), "ms", { baseline: perClaim(raw, group) || null, digits: 2 });
   return [
     row("claims accepted/s (accepted ÷ request phase)", svc.acceptedPerSecond, "claims/s", { baseline: raw.acceptedPerSecond, target: rateTarget, pass: clean && svc.acceptedPerSecond >= TARGET_RATIO * raw.acceptedPerSecond }),
     row("claims confirmed/s (confirmed ÷ first request → last confirmation)", svc.confirmedPerSecond, "claims/s", { baseline: raw.confirmedPerSecond, target: rateTarget, pass: clean && svc.confirmedPerSecond >= TARGET_RATIO * raw.confirmedPerSecond }),
