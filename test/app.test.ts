@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { onError, onNotFound } from "../src/app";
 import { createRouter } from "../src/lib/create-router";
 import { requestId } from "../src/lib/request-id";
+import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./fixtures/secrets";
 import { call, expectEnvelope } from "./helpers/http";
+import { createTestProject } from "./helpers/projects";
+import { findSecrets } from "./helpers/secret-scan";
 
 describe("service basics", () => {
   it("reports D1 and chain RPC health without auth", async () => {
@@ -82,6 +85,20 @@ describe("service basics", () => {
   it("rejects bodies over 1 MiB with 413", async () => {
     const big = JSON.stringify({ name: "x".repeat(1024 * 1024 + 10) });
     expectEnvelope(await call("/v1/admin/projects", { admin: true, rawBody: big }), 413, "payload_too_large");
+  });
+
+  it("has a secret scanner that recognises every kind of secret (test/setup.ts fails a file on any leak)", async () => {
+    const project = await createTestProject("Scanned");
+    expect(findSecrets(`x ${TEST_WALLET_MNEMONIC} y`)).toEqual(["WALLET_MNEMONIC"]);
+    expect(findSecrets(`Bearer ${TEST_ADMIN_TOKEN}`)).toEqual(["ADMIN_TOKEN"]);
+    expect(findSecrets(JSON.stringify({ key: project.secretKey }))).toEqual(["plain secret key"]);
+    expect(findSecrets(project.apiKey)).toEqual(["plain API key"]);
+    const row = await env.DB.prepare("select wallet_index from projects where id = ?").bind(project.id).first<{ wallet_index: number }>();
+    const { mnemonicToAccount } = await import("viem/accounts");
+    const key = mnemonicToAccount(TEST_WALLET_MNEMONIC, { addressIndex: row!.wallet_index }).getHdKey().privateKey!;
+    const hex = [...key].map((b) => b.toString(16).padStart(2, "0")).join("");
+    expect(findSecrets(`0x${hex.toUpperCase()}`)).toEqual(["project wallet private key"]);
+    expect(findSecrets("nothing to see")).toEqual([]);
   });
 
   it("turns an unexpected exception into a bare 500 envelope without its message", async () => {

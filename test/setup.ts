@@ -1,5 +1,7 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { afterAll, expect } from "vitest";
+import { scanForSecrets, secretScanReport } from "./helpers/secret-scan";
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 
@@ -10,3 +12,17 @@ const base = 1_000 + Math.floor(Math.random() * 2_000_000_000);
 await env.DB.prepare("insert or ignore into projects (id, name, wallet_index, wallet_address, created_at, updated_at) values (?, ?, ?, ?, ?, ?)")
   .bind(crypto.randomUUID(), "test wallet-range placeholder", base, "0x0000000000000000000000000000000000000000", 0, 0)
   .run();
+
+// Every log line of the Worker, its Durable Objects and the tests runs in this isolate.
+for (const level of ["log", "info", "warn", "error", "debug"] as const) {
+  const original = console[level].bind(console);
+  console[level] = (...args: unknown[]) => {
+    scanForSecrets(`console.${level}`, args.map((arg) => (typeof arg === "string" ? arg : arg instanceof Error ? `${arg.message}\n${arg.stack}` : JSON.stringify(arg))).join(" "));
+    original(...args);
+  };
+}
+
+afterAll(() => {
+  const report = secretScanReport();
+  expect(report.leaks, `secrets leaked (${report.scanned} responses and log lines scanned)`).toEqual([]);
+});

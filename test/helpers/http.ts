@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { TEST_ADMIN_TOKEN } from "../fixtures/secrets";
+import { scanForSecrets } from "./secret-scan";
 
 export const BASE = "http://mintyard.test";
 
@@ -32,6 +33,7 @@ export async function call<T = any>(path: string, options: CallOptions = {}): Pr
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
+  scanForSecrets(`${options.method ?? "request"} ${path} → ${response.status}`, `${[...response.headers].join("\n")}\n${text}`);
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : null;
