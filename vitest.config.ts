@@ -2,12 +2,14 @@ import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
-// Four projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
+// Five projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
 // against a real anvil started by test/global-setup.ts; "faults" does the same against its own
 // anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "limits" runs with a tiny
-// per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil.
+// per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil;
+// "client" runs the typed client's Node tests (webhook signatures, OpenAPI lint, generated
+// files current), which need neither workerd nor a chain.
 
-type Inject = (key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
+type Inject = (key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "webhookReceiverUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
 
 function workerProject(options: {
   name: string;
@@ -32,6 +34,9 @@ function workerProject(options: {
             // Fast engine timings so confirmation, rebroadcast and bump paths run in seconds.
             ENGINE_POLL_MS: "200",
             ENGINE_MAX_POLL_MS: "1000",
+            // Webhooks to the loopback receiver, retried after 1 s, 4 s, 16 s…
+            ALLOW_LOOPBACK_WEBHOOKS: "true",
+            WEBHOOK_RETRY_BASE_SECONDS: "1",
             TEST_MIGRATIONS: options.migrations,
             ...options.bindings(inject as Inject),
           },
@@ -65,7 +70,12 @@ export default defineConfig(async () => {
           exclude: ["test/contracts/**", "test/faults/**", "test/limits/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
-          bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl"), SEAPORT_CLIENT_URL: inject("seaportClientUrl") }),
+          bindings: (inject) => ({
+            CHAINS: inject("chainsConfig"),
+            RPC_URL: inject("rpcUrl"),
+            SEAPORT_CLIENT_URL: inject("seaportClientUrl"),
+            WEBHOOK_RECEIVER_URL: inject("webhookReceiverUrl"),
+          }),
         }),
         workerProject({
           name: "faults",
@@ -87,6 +97,13 @@ export default defineConfig(async () => {
           bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl"), RATE_LIMIT_RETRY_AFTER_SECONDS: "10" }),
           rateLimit: { limit: 5, period: 10 },
         }),
+        {
+          test: {
+            name: "client",
+            environment: "node",
+            include: ["client/test/**/*.test.ts"],
+          },
+        },
         {
           test: {
             name: "contracts",

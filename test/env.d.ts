@@ -11,6 +11,8 @@ declare global {
       PROXY_URL: string;
       /** Test-only (workers project): seaport-js running in Node (test/fixtures/seaport-js-client.ts). */
       SEAPORT_CLIENT_URL: string;
+      /** Test-only (workers project): loopback webhook receiver (test/fixtures/webhook-receiver.ts). */
+      WEBHOOK_RECEIVER_URL: string;
     }
   }
 }

@@ -359,3 +359,45 @@ export const chainEvents = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.chainId, t.transactionHash, t.logIndex] })],
 );
+
+/** Webhook endpoints a project registered (secret key). Signing secrets are derived, never stored. */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").notNull(),
+    url: text("url").notNull(),
+    /** JSON array of event names. */
+    events: text("events").notNull(),
+    createdAt: createdAt(),
+    deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("webhook_endpoints_project_idx").on(t.projectId, t.deletedAt)],
+);
+
+/** One event for one endpoint: retried with backoff for 24 h, the delivery log of the API. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id").notNull(),
+    projectId: text("project_id").notNull(),
+    /** Same for every endpoint that gets the event; receivers de-duplicate on it. */
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The JSON body, frozen when the event happened. */
+    payload: text("payload").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    uniqueIndex("webhook_deliveries_event_endpoint_uq").on(t.eventId, t.endpointId),
+  ],
+);

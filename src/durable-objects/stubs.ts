@@ -1,6 +1,7 @@
 // How the rest of the service reaches the two Durable Objects.
 import type { TxWatcher } from "./tx-watcher";
 import type { WalletSequencer } from "./wallet-sequencer";
+import type { WebhookDispatcher } from "./webhook-dispatcher";
 
 /** One sequencer per wallet and chain: the only place that wallet's nonces are allocated. */
 export function sequencerStub(env: Env, chainId: number, walletAddress: string): DurableObjectStub<WalletSequencer> {
@@ -12,4 +13,18 @@ export function sequencerStub(env: Env, chainId: number, walletAddress: string):
 export function watcherStub(env: Env, transactionId: string): DurableObjectStub<TxWatcher> {
   const namespace = env.TX_WATCHER as DurableObjectNamespace<TxWatcher>;
   return namespace.get(namespace.idFromName(transactionId));
+}
+
+/** One webhook dispatcher per project. */
+export function dispatcherStub(env: Env, projectId: string): DurableObjectStub<WebhookDispatcher> {
+  const namespace = env.WEBHOOK_DISPATCHER as DurableObjectNamespace<WebhookDispatcher>;
+  return namespace.get(namespace.idFromName(projectId));
+}
+
+/** Best effort: a lost kick only delays delivery until the cron's sweep. */
+export async function kickWebhooks(env: Env, projectId: string | null | undefined): Promise<void> {
+  if (!projectId) return;
+  await dispatcherStub(env, projectId)
+    .kick(projectId)
+    .catch(() => undefined);
 }

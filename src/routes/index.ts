@@ -7,5 +7,6 @@ import { metadataRouter } from "./metadata/metadata.index";
 import { ordersRouter } from "./orders/orders.index";
 import { projectWalletRouter } from "./project-wallet/project-wallet.index";
 import { transactionsRouter } from "./transactions/transactions.index";
+import { webhooksRouter } from "./webhooks/webhooks.index";
 
-export const routers = [healthRouter, adminRouter, dropsRouter, assetsRouter, collectionsRouter, transactionsRouter, projectWalletRouter, ordersRouter, metadataRouter];
+export const routers = [healthRouter, adminRouter, dropsRouter, assetsRouter, collectionsRouter, transactionsRouter, projectWalletRouter, ordersRouter, metadataRouter, webhooksRouter];

@@ -4,6 +4,30 @@ import type { SeaportEvent } from "../../chain/seaport-events";
 import { GUARD_SQL, guardParams, type LogGuard } from "./guard";
 import { refreshListingsStatement } from "./order-effects";
 import { saleOf, type Sale } from "./seaport-sale";
+import { checksumAddress } from "../../chain/address";
+import { enqueueWebhookStatement, webhookPayload } from "../webhooks/events";
+
+/** order.filled for the project that listed the order through us (none for orders built elsewhere). */
+function orderFilledWebhook(db: D1Database, guard: LogGuard, event: Extract<SeaportEvent, { kind: "OrderFulfilled" }>, chainId: number) {
+  const payload = webhookPayload("order.filled", {
+    order: {
+      orderHash: event.orderHash,
+      chainId,
+      offerer: checksumAddress(event.offerer),
+      recipient: checksumAddress(event.recipient),
+      offer: event.offer.map((item) => ({ ...item, token: checksumAddress(item.token) })),
+      consideration: event.consideration.map((item) => ({ ...item, token: checksumAddress(item.token), recipient: checksumAddress(item.recipient) })),
+    },
+    transactionHash: event.transactionHash,
+    blockNumber: event.blockNumber,
+  });
+  return enqueueWebhookStatement(
+    db,
+    payload,
+    { sql: "select project_id from orders where chain_id = ? and order_hash = ?", params: [chainId, event.orderHash] },
+    { sql: GUARD_SQL, params: guardParams(guard) },
+  );
+}
 
 export interface SeaportEventContext {
   chainId: number;
@@ -37,6 +61,7 @@ export function seaportEventStatements(
       ];
       const sale = saleOf(event);
       if (sale) statements.push(saleInsertStatement(db, guard, event, sale, context));
+      statements.push(orderFilledWebhook(db, guard, event, chainId));
       return statements;
     }
     case "OrderCancelled":

@@ -2,6 +2,8 @@
 // kind, in a single D1 batch that does nothing unless the row is still `pending`.
 import { blockTimestampMs } from "../../chain/log-reader";
 import type { TransactionReceipt } from "../../chain/transactions";
+import { eq } from "drizzle-orm";
+import { transactions } from "../../db/schema";
 import { getChain } from "../../lib/chains";
 import { claimLog, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { mintKey } from "../indexer/asset-fields";
@@ -9,6 +11,9 @@ import { logEffects } from "../indexer/apply-logs";
 import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "../indexer/decode";
 import { mintedAssetFields, writeMintedMetadata, type ClaimPayload } from "../drops/minted-metadata";
 import type { ServiceContext } from "../context";
+import { kickWebhooks } from "../../durable-objects/stubs";
+import { transactionView } from "../transactions/transaction-view";
+import { enqueueWebhookStatement, webhookPayload } from "../webhooks/events";
 import type { WatchedTransaction } from "./types";
 
 export type Settlement =
@@ -46,6 +51,22 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
   const gas = mined ? gasFigures(mined) : { gasUsed: null, gasPrice: null, totalGasFee: null };
   const errorMessage =
     settlement.status === "failed" ? settlement.reason : settlement.status === "reverted" ? "the transaction reverted on chain" : null;
+  const transactionHash = mined?.transactionHash ?? record.hashes.at(-1)?.hash ?? null;
+
+  // The webhook event is queued in the same batch, so it exists exactly when the status changed.
+  const row = await ctx.db.select().from(transactions).where(eq(transactions.id, record.id)).get();
+  if (row) {
+    const settled = transactionView({
+      ...row,
+      status: settlement.status,
+      transactionHash,
+      ...gas,
+      blockNumber: mined ? Number(mined.blockNumber) : null,
+      errorMessage,
+      updatedAt: new Date(now),
+    });
+    statements.push(enqueueWebhookStatement(db, webhookPayload(`transaction.${settlement.status}`, { transaction: settled }), { sql: "?", params: [record.projectId] }, stillPending));
+  }
   statements.push(
     db
       .prepare(
@@ -55,7 +76,7 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
       )
       .bind(
         settlement.status,
-        mined?.transactionHash ?? record.hashes.at(-1)?.hash ?? null,
+        transactionHash,
         gas.gasUsed,
         gas.gasPrice,
         gas.totalGasFee,
@@ -66,6 +87,12 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
       ),
   );
   await db.batch(statements);
+  await kickWebhooks(ctx.env, record.projectId);
+  if (record.kind === "buy" && record.subjectId) {
+    // order.filled goes to the project that listed the order (queued with the fill's effects).
+    const order = await db.prepare("select project_id from orders where order_hash = ?").bind(record.subjectId).first<{ project_id: string | null }>();
+    await kickWebhooks(ctx.env, order?.project_id);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import { sequencerStub } from "../../durable-objects/stubs";
+import { kickWebhooks, sequencerStub } from "../../durable-objects/stubs";
+import { enqueueWebhookStatement, webhookPayload } from "../webhooks/events";
 import { AppError, forbidden } from "../../lib/errors";
 import type { projects } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -32,5 +33,8 @@ export async function sendFromProjectWallet(
   };
   const result = await sequencerStub(ctx.env, intent.chainId, project.walletAddress).submit(intent);
   if (!result.ok) throw new AppError(result.error.code, result.error.message, result.error.details);
-  return { transaction: result.transaction as TransactionView, ...(result.firstTokenId !== undefined ? { firstTokenId: result.firstTokenId } : {}) };
+  const transaction = result.transaction as TransactionView;
+  const queued = await enqueueWebhookStatement(ctx.env.DB, webhookPayload("transaction.pending", { transaction }), { sql: "?", params: [project.id] }).run();
+  if (queued.meta.changes) await kickWebhooks(ctx.env, project.id);
+  return { transaction, ...(result.firstTokenId !== undefined ? { firstTokenId: result.firstTokenId } : {}) };
 }

@@ -1,0 +1,22 @@
+import type { AppRouteHandler } from "../../lib/types";
+import { serviceContext } from "../../services/context";
+import { deleteEndpoint, listDeliveries, listEndpoints, registerEndpoint } from "../../services/webhooks/endpoints";
+import type { createWebhook, deleteWebhook, listDeliveries as listDeliveriesRoute, listWebhooks } from "./webhooks.routes";
+
+export const createWebhookHandler: AppRouteHandler<typeof createWebhook> = async (c) => {
+  return c.json(await registerEndpoint(serviceContext(c.env), c.get("auth").projectId, c.req.valid("json")), 201);
+};
+
+export const listWebhooksHandler: AppRouteHandler<typeof listWebhooks> = async (c) => {
+  return c.json({ data: await listEndpoints(serviceContext(c.env), c.get("auth").projectId) }, 200);
+};
+
+export const deleteWebhookHandler: AppRouteHandler<typeof deleteWebhook> = async (c) => {
+  await deleteEndpoint(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id);
+  return c.body(null, 204);
+};
+
+export const listDeliveriesHandler: AppRouteHandler<typeof listDeliveriesRoute> = async (c) => {
+  const data = await listDeliveries(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id, c.req.valid("query"));
+  return c.json({ data }, 200);
+};

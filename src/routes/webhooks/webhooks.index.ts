@@ -1,0 +1,9 @@
+import { createRouter } from "../../lib/create-router";
+import * as handlers from "./webhooks.handlers";
+import * as routes from "./webhooks.routes";
+
+export const webhooksRouter = createRouter()
+  .openapi(routes.createWebhook, handlers.createWebhookHandler)
+  .openapi(routes.listWebhooks, handlers.listWebhooksHandler)
+  .openapi(routes.deleteWebhook, handlers.deleteWebhookHandler)
+  .openapi(routes.listDeliveries, handlers.listDeliveriesHandler);

@@ -1,0 +1,89 @@
+// Sends a project's due deliveries. At least once: a delivery is marked delivered only after a
+// 2xx answer; anything else is retried with backoff until 24 h after the event.
+import { and, asc, eq, lte, min } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { endpointSecret, signatureHeader } from "./signing";
+
+export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const BATCH = 25;
+const TIMEOUT_MS = 10_000;
+const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
+
+/** base, 4×base, 16×base… (30 s, 2 min, 8 min, 32 min, 2 h, then every 6 h by default). */
+export function retryDelayMs(env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">, attempts: number): number {
+  const base = (Number(env.WEBHOOK_RETRY_BASE_SECONDS) || 30) * 1000;
+  return Math.min(MAX_BACKOFF_MS, base * 4 ** Math.max(0, attempts - 1));
+}
+
+async function attempt(url: string, secret: string, delivery: typeof webhookDeliveries.$inferSelect): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Mintyard-Webhooks/1",
+        "mintyard-event": delivery.eventType,
+        "mintyard-delivery": delivery.id,
+        "mintyard-signature": await signatureHeader(secret, timestamp, delivery.payload),
+      },
+      body: delivery.payload,
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    return { ok: response.status >= 200 && response.status < 300, status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
+  } catch (error) {
+    return { ok: false, status: null, error: error instanceof Error ? error.name : "request failed" };
+  }
+}
+
+/** Delivers what is due now; returns when the next pending delivery is due (ms), or null. */
+export async function deliverDue(ctx: ServiceContext, projectId: string): Promise<number | null> {
+  const now = Date.now();
+  const due = await ctx.db
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date(now))))
+    .orderBy(asc(webhookDeliveries.createdAt))
+    .limit(BATCH)
+    .all();
+
+  for (const { delivery, url } of due) {
+    const result = await attempt(url, await endpointSecret(ctx.env.WALLET_MNEMONIC, delivery.endpointId), delivery);
+    const attempts = delivery.attempts + 1;
+    const retryAt = Date.now() + retryDelayMs(ctx.env, attempts);
+    const expired = retryAt > delivery.createdAt.getTime() + DELIVERY_WINDOW_MS;
+    await ctx.db
+      .update(webhookDeliveries)
+      .set({
+        attempts,
+        lastStatusCode: result.status,
+        lastError: result.error,
+        status: result.ok ? "delivered" : expired ? "failed" : "pending",
+        deliveredAt: result.ok ? new Date() : null,
+        nextAttemptAt: new Date(result.ok || expired ? Date.now() : retryAt),
+      })
+      .where(eq(webhookDeliveries.id, delivery.id));
+  }
+
+  const next = await ctx.db
+    .select({ at: min(webhookDeliveries.nextAttemptAt) })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.status, "pending")))
+    .get();
+  return next?.at ? Math.max(next.at.getTime(), Date.now()) : null;
+}
+
+/** Projects with deliveries due (for the cron, which re-kicks dispatchers that lost their alarm). */
+export async function projectsWithDueDeliveries(ctx: ServiceContext): Promise<string[]> {
+  const rows = await ctx.db
+    .selectDistinct({ projectId: webhookDeliveries.projectId })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date())))
+    .limit(100)
+    .all();
+  return rows.map((row) => row.projectId);
+}

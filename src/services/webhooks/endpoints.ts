@@ -1,0 +1,113 @@
+// POST/GET/DELETE /v1/webhooks and the delivery log.
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { AppError, notFound, validationError } from "../../lib/errors";
+import type { ServiceContext } from "../context";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "./events";
+import { endpointSecret } from "./signing";
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+export const MAX_ENDPOINTS_PER_PROJECT = 20;
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+const endpointView = (row: EndpointRow) => ({
+  id: row.id,
+  url: row.url,
+  events: JSON.parse(row.events) as WebhookEvent[],
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** https only; plain http to a loopback host when ALLOW_LOOPBACK_WEBHOOKS is on (local dev, tests). */
+export function checkWebhookUrl(env: Pick<Env, "ALLOW_LOOPBACK_WEBHOOKS">, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw validationError("body.url", "must be an absolute URL");
+  }
+  const loopbackAllowed = env.ALLOW_LOOPBACK_WEBHOOKS === "true" && LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopbackAllowed)) {
+    throw validationError("body.url", "must use https");
+  }
+  if (url.username || url.password) throw validationError("body.url", "must not contain credentials");
+  url.hash = "";
+  return url.toString();
+}
+
+export async function registerEndpoint(ctx: ServiceContext, projectId: string, input: { url: string; events: string[] }) {
+  const url = checkWebhookUrl(ctx.env, input.url);
+  const unknown = input.events.filter((event) => !(WEBHOOK_EVENTS as readonly string[]).includes(event));
+  if (unknown.length) throw validationError("body.events", `unknown events: ${unknown.join(", ")} (known: ${WEBHOOK_EVENTS.join(", ")})`);
+  const events = [...new Set(input.events)].sort();
+
+  const live = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)))
+    .all();
+  if (live.some((row) => row.url === url)) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
+  if (live.length >= MAX_ENDPOINTS_PER_PROJECT) throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
+
+  const [row] = await ctx.db
+    .insert(webhookEndpoints)
+    .values({ id: crypto.randomUUID(), projectId, url, events: JSON.stringify(events), createdAt: new Date() })
+    .returning();
+  return { ...endpointView(row!), secret: await endpointSecret(ctx.env.WALLET_MNEMONIC, row!.id) };
+}
+
+export async function listEndpoints(ctx: ServiceContext, projectId: string) {
+  const rows = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)))
+    .orderBy(desc(webhookEndpoints.createdAt))
+    .all();
+  return rows.map(endpointView);
+}
+
+async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
+  const row = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)))
+    .get();
+  if (!row) throw notFound("webhook endpoint");
+  return row;
+}
+
+/** Stops deliveries at once; the delivery log stays readable for audits via the stored rows. */
+export async function deleteEndpoint(ctx: ServiceContext, projectId: string, id: string) {
+  await ownEndpoint(ctx, projectId, id);
+  await ctx.db.batch([
+    ctx.db.update(webhookEndpoints).set({ deletedAt: new Date() }).where(eq(webhookEndpoints.id, id)),
+    ctx.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", lastError: "endpoint deleted" })
+      .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending"))),
+  ]);
+}
+
+export async function listDeliveries(ctx: ServiceContext, projectId: string, endpointId: string, query: { page: number; limit: number }) {
+  await ownEndpoint(ctx, projectId, endpointId);
+  const rows = await ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(query.limit)
+    .offset((query.page - 1) * query.limit)
+    .all();
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+  }));
+}

@@ -1,0 +1,45 @@
+// Webhook events are written to `webhook_deliveries` in the same D1 batch as the change they
+// report (one row per subscribed endpoint), so an event is never lost once the change is stored;
+// the project's WebhookDispatcher then delivers them, at least once.
+export const WEBHOOK_EVENTS = ["transaction.pending", "transaction.confirmed", "transaction.reverted", "transaction.failed", "order.filled"] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookPayload {
+  id: string;
+  type: WebhookEvent;
+  createdAt: string;
+  data: Record<string, unknown>;
+}
+
+export function webhookPayload(type: WebhookEvent, data: Record<string, unknown>): WebhookPayload {
+  return { id: crypto.randomUUID(), type, createdAt: new Date().toISOString(), data };
+}
+
+// A random v4 UUID per inserted row (randomblob is evaluated per call).
+const UUID_SQL = `lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' ||
+  substr('89ab', 1 + abs(random()) % 4, 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
+
+/**
+ * Queues `payload` for every live endpoint of the project subscribed to its type.
+ * `projectSql` is either a bound `?` (the project id) or a subquery returning it; `onlyIf`
+ * ties the insert to the change it reports (e.g. the transaction is still pending).
+ */
+export function enqueueWebhookStatement(
+  db: D1Database,
+  payload: WebhookPayload,
+  project: { sql: string; params: unknown[] },
+  onlyIf?: { sql: string; params: unknown[] },
+): D1PreparedStatement {
+  const now = Date.now();
+  return db
+    .prepare(
+      `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
+       select ${UUID_SQL}, e.id, e.project_id, ?, ?, ?, 'pending', 0, ?, ?
+       from webhook_endpoints e
+       where e.project_id = (${project.sql}) and e.deleted_at is null
+         and exists (select 1 from json_each(e.events) where value = ?)
+         and ${onlyIf?.sql ?? "1"}
+       on conflict do nothing`,
+    )
+    .bind(payload.id, payload.type, JSON.stringify(payload), now, now, ...project.params, payload.type, ...(onlyIf?.params ?? []));
+}

@@ -1,0 +1,139 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ETHER, fund, waitForTransaction } from "../helpers/chain";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { seaportJsList } from "../helpers/seaport";
+import { freshWallet } from "../helpers/wallets";
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+
+let project: TestProject;
+const hookUrl = (name: string) => `${env.WEBHOOK_RECEIVER_URL}/hooks/${name}`;
+const received = async (name: string): Promise<Received[]> => (await fetch(`${env.WEBHOOK_RECEIVER_URL}/__received/${name}`)).json();
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The receiver side of the signature scheme, written independently of the service's code. */
+async function verify(secret: string, header: string, body: string): Promise<boolean> {
+  const parts = Object.fromEntries(header.split(",").map((part) => part.split("=") as [string, string]));
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const mac = Uint8Array.from(parts.v1!.match(/../g)!.map((byte) => parseInt(byte, 16)));
+  return crypto.subtle.verify("HMAC", key, mac, new TextEncoder().encode(`${parts.t}.${body}`));
+}
+
+const register = (name: string, events: string[], key = project.secretKey) =>
+  call("/v1/webhooks", { secretKey: key, body: { url: hookUrl(name), events } });
+
+beforeAll(async () => {
+  project = await createTestProject("Hooked");
+  await fund(project.walletAddress);
+});
+
+describe("webhook endpoints", () => {
+  it("registers, lists without secrets, and deletes", async () => {
+    const created = await register("crud", ["transaction.confirmed"]);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ url: hookUrl("crud"), events: ["transaction.confirmed"] });
+    expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const listed = await call("/v1/webhooks", { secretKey: project.secretKey });
+    expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(created.body.id);
+    expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
+    expect((await call(`/v1/webhooks/${created.body.id}`, { secretKey: project.secretKey, method: "DELETE" })).status).toBe(204);
+    expectEnvelope(await call(`/v1/webhooks/${created.body.id}`, { secretKey: project.secretKey, method: "DELETE" }), 404, "not_found");
+  });
+
+  it("rejects non-https URLs, unknown events, duplicates, other projects and the wrong key kind", async () => {
+    const bad = (body: unknown) => call("/v1/webhooks", { secretKey: project.secretKey, body });
+    expectEnvelope(await bad({ url: "http://example.com/hook", events: ["transaction.confirmed"] }), 400, "validation_error");
+    expectEnvelope(await bad({ url: "ftp://example.com/hook", events: ["transaction.confirmed"] }), 400, "validation_error");
+    expectEnvelope(await bad({ url: "not a url", events: ["transaction.confirmed"] }), 400, "validation_error");
+    const unknown = expectEnvelope(await bad({ url: "https://example.com/hook", events: ["transaction.exploded"] }), 400, "validation_error");
+    expect(unknown.details?.[0]?.path).toBe("body.events");
+    expectEnvelope(await bad({ url: "https://example.com/hook", events: [] }), 400, "validation_error");
+    expect((await bad({ url: "https://example.com/dup", events: ["order.filled"] })).status).toBe(201);
+    expectEnvelope(await bad({ url: "https://example.com/dup", events: ["transaction.failed"] }), 409, "conflict");
+    expectEnvelope(await call("/v1/webhooks", { apiKey: project.apiKey, body: { url: "https://example.com/x", events: ["order.filled"] } }), 403, "forbidden");
+
+    const other = await createTestProject("Other hooks");
+    const theirs = await register("theirs", ["order.filled"], other.secretKey);
+    expectEnvelope(await call(`/v1/webhooks/${theirs.body.id}`, { secretKey: project.secretKey, method: "DELETE" }), 404, "not_found");
+    expectEnvelope(await call(`/v1/webhooks/${theirs.body.id}/deliveries`, { secretKey: project.secretKey }), 404, "not_found");
+  });
+});
+
+describe("deliveries", () => {
+  it("delivers signed transaction.pending and transaction.confirmed events to a loopback receiver", async () => {
+    const endpoint = await register("tx", ["transaction.pending", "transaction.confirmed"]);
+    const sent = await call("/v1/project-wallet/transfer", {
+      secretKey: project.secretKey,
+      body: { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "5" },
+    });
+    expect(sent.status).toBe(201);
+    await waitForTransaction(sent.body.id, project.apiKey);
+    const deliveries = await until(() => received("tx"), (list) => list.length >= 2);
+    const events = deliveries.map((d) => JSON.parse(d.body));
+    expect(events.map((e) => e.type).sort()).toEqual(["transaction.confirmed", "transaction.pending"]);
+    const confirmed = events.find((e) => e.type === "transaction.confirmed");
+    expect(confirmed.data.transaction).toMatchObject({ id: sent.body.id, status: "confirmed", value: "5", projectId: project.id });
+    expect(confirmed.data.transaction.gasUsed).toMatch(/^[0-9]+$/);
+    for (const delivery of deliveries) {
+      expect(delivery.headers["mintyard-event"]).toBe(JSON.parse(delivery.body).type);
+      expect(await verify(endpoint.body.secret, delivery.headers["mintyard-signature"]!, delivery.body)).toBe(true);
+      expect(await verify(endpoint.body.secret, delivery.headers["mintyard-signature"]!, `${delivery.body} `)).toBe(false);
+    }
+  });
+
+  it("retries a failing endpoint with backoff until it answers 2xx, and logs every attempt", async () => {
+    await fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/flaky`, { method: "POST", body: JSON.stringify({ count: 2 }) });
+    const endpoint = await register("flaky", ["transaction.pending"]);
+    const sent = await call("/v1/project-wallet/transfer", {
+      secretKey: project.secretKey,
+      body: { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "6" },
+    });
+    expect(sent.status).toBe(201);
+    const attempts = await until(() => received("flaky"), (list) => list.some((d) => d.status === 200));
+    expect(attempts.map((d) => d.status)).toEqual([500, 500, 200]);
+    // The same event (same id) each time: receivers de-duplicate on it.
+    expect(new Set(attempts.map((d) => JSON.parse(d.body).id)).size).toBe(1);
+    const log = await until(
+      () => call(`/v1/webhooks/${endpoint.body.id}/deliveries`, { secretKey: project.secretKey }),
+      (result) => result.body.data[0]?.status === "delivered",
+    );
+    expect(log.body.data[0]).toMatchObject({ eventType: "transaction.pending", status: "delivered", attempts: 3, lastStatusCode: 200, nextAttemptAt: null });
+  });
+
+  it("tells the listing project when its order is filled", async () => {
+    await register("orders", ["order.filled"]);
+    const seller = await freshWallet();
+    const deployed = await call("/v1/project-wallet/drops/deploy", {
+      secretKey: project.secretKey,
+      body: { name: "Hooked drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/h/" },
+    });
+    const claimed = await call("/v1/project-wallet/drops/claim", {
+      secretKey: project.secretKey,
+      body: { contractAddress: deployed.body.drop.contractAddress, recipientAddress: seller.address },
+    });
+    await waitForTransaction(claimed.body.transactions[0].id, project.apiKey);
+    const listing = await seaportJsList({ privateKey: seller.privateKey, token: deployed.body.drop.contractAddress, tokenId: "1", price: ETHER / 100n });
+    const listed = await call("/v1/orders", { apiKey: project.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
+    const bought = await call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: { chainId: 1868, orderHashes: [listed.body.orderHash] } });
+    await waitForTransaction(bought.body[0].result[0].result.id, project.apiKey);
+    const [delivery] = await until(() => received("orders"), (list) => list.length >= 1);
+    const event = JSON.parse(delivery!.body);
+    expect(event).toMatchObject({ type: "order.filled", data: { order: { orderHash: listed.body.orderHash, chainId: 1868 } } });
+    expect(event.data.order.recipient.toLowerCase()).toBe(project.walletAddress.toLowerCase());
+  });
+});
