@@ -36,6 +36,8 @@ async function main() {
     // The repository's .dev.vars (git-ignored): `npm run dev` owns it, as the README says.
     secretsFile: path.join(ROOT, ".dev.vars"),
     anvilOptions: { port: (await portIsFree(ANVIL_PORT)) ? ANVIL_PORT : await freePort(), blockTime: 1 },
+    // Local webhook receivers usually listen on http://127.0.0.1.
+    vars: { ALLOW_LOOPBACK_WEBHOOKS: "true" },
     step,
   });
   const { baseUrl, adminToken, anvil, contracts, wrangler } = stack;
