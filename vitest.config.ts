@@ -2,12 +2,13 @@ import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
-// Five projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
+// Six projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
 // against a real anvil started by test/global-setup.ts; "faults" does the same against its own
 // anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "limits" runs with a tiny
 // per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil;
 // "client" runs the typed client's Node tests (webhook signatures, OpenAPI lint, generated
-// files current), which need neither workerd nor a chain.
+// files current), which need neither workerd nor a chain; "browser" drives the dashboard in
+// Chromium against the real stack (scripts/lib/stack.mjs).
 
 type Inject = (key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "webhookReceiverUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
 
@@ -112,6 +113,17 @@ export default defineConfig(async () => {
             globalSetup: ["./test/contracts/global-setup.ts"],
             testTimeout: 120_000,
             hookTimeout: 120_000,
+          },
+        },
+        {
+          // The dashboard in Debian's Chromium (playwright-core) against the real stack; skipped
+          // without /usr/bin/chromium (test/browser/dashboard.e2e.ts).
+          test: {
+            name: "browser",
+            environment: "node",
+            include: ["test/browser/**/*.e2e.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 90_000,
           },
         },
       ],

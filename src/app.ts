@@ -9,6 +9,7 @@ import { requestId } from "./lib/request-id";
 import type { AppBindings } from "./lib/types";
 import { registerOpenApi } from "./openapi";
 import { routers } from "./routes";
+import { dashboardRouter } from "./routes/dashboard/dashboard.index";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -49,6 +50,7 @@ export function createApp() {
     }),
   );
   for (const router of routers) app.route("/", router);
+  app.route("/dashboard", dashboardRouter);
   registerOpenApi(app);
   app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Mintyard API" }));
   app.notFound(onNotFound);
