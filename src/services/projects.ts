@@ -72,9 +72,17 @@ export async function listProjects({ db }: ServiceContext): Promise<ProjectView[
   return rows.map(toProjectView);
 }
 
+// A project's id, wallet index and wallet address never change, so the row is cached per
+// isolate (it is read on every wallet request).
+const projectRows = new Map<string, typeof projects.$inferSelect>();
+
 export async function getProjectRow({ db }: ServiceContext, projectId: string) {
+  const cached = projectRows.get(projectId);
+  if (cached) return cached;
   const row = await db.select().from(projects).where(eq(projects.id, projectId)).get();
   if (!row) throw notFound("project");
+  if (projectRows.size > 10_000) projectRows.clear();
+  projectRows.set(projectId, row);
   return row;
 }
 

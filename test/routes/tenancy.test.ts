@@ -16,6 +16,7 @@ let b: TestProject;
 let bDrop: { id: string; contractAddress: string };
 let bTransactionId: string;
 let bOrderHash: string;
+let bWebhookId: string;
 const someone = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 
 interface Case {
@@ -91,6 +92,15 @@ const crossTenant: Case[] = [
     status: 403,
     code: "forbidden",
   },
+  { operation: "DELETE /v1/webhooks/{id}", path: () => `/v1/webhooks/${bWebhookId}`, options: () => ({ method: "DELETE", secretKey: a.secretKey }), status: 404, code: "not_found" },
+  { operation: "GET /v1/webhooks/{id}/deliveries", path: () => `/v1/webhooks/${bWebhookId}/deliveries`, options: () => withA(), status: 404, code: "not_found" },
+  {
+    operation: "GET /v1/webhooks",
+    path: () => "/v1/webhooks",
+    options: () => withA(),
+    status: 200,
+    check: (body) => expect(body.data.map((e: { id: string }) => e.id)).not.toContain(bWebhookId),
+  },
   {
     operation: "GET /v1/orders/{orderHash}",
     path: () => `/v1/orders/${bOrderHash}`,
@@ -105,6 +115,7 @@ const crossTenant: Case[] = [
 const wrongKind: Case[] = [
   { operation: "POST /v1/project-wallet/transfer", path: () => "/v1/project-wallet/transfer", options: () => apiA({ type: "native", recipientAddress: someone, amount: "1" }), status: 403, code: "forbidden" },
   { operation: "POST /v1/project-wallet/orders/buy", path: () => "/v1/project-wallet/orders/buy", options: () => apiA({ chainId: 1868, orderHashes: [bOrderHash] }), status: 403, code: "forbidden" },
+  { operation: "POST /v1/webhooks", path: () => "/v1/webhooks", options: () => apiA({ url: "https://example.com/a", events: ["order.filled"] }), status: 403, code: "forbidden" },
   { operation: "POST /v1/orders", path: () => "/v1/orders", options: () => ({ body: { signature: "0x", orderHash: bOrderHash } }), status: 401, code: "unauthorized" },
   { operation: "POST /v1/orders/listings", path: () => "/v1/orders/listings", options: () => ({ body: {} }), status: 401, code: "unauthorized" },
   { operation: "GET /v1/assets/explore", path: () => "/v1/assets/explore", options: () => ({}), status: 401, code: "unauthorized" },
@@ -125,13 +136,14 @@ const wrongKind: Case[] = [
 const PUBLIC_OPERATIONS = ["GET /health", "GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}"];
 
 async function snapshotOfB() {
-  const [drops, transactions, keys] = await env.DB.batch([
+  const [drops, transactions, keys, webhooks] = await env.DB.batch([
     env.DB.prepare("select * from drops where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, status, transaction_hash from transactions where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, revoked_at from api_keys where project_id = ? order by id").bind(b.id),
+    env.DB.prepare("select id, deleted_at from webhook_endpoints where project_id = ? order by id").bind(b.id),
   ]);
   const nonce = await chainClient().getTransactionCount({ address: b.walletAddress as Address });
-  return JSON.stringify({ drops: drops!.results, transactions: transactions!.results, keys: keys!.results, nonce });
+  return JSON.stringify({ drops: drops!.results, transactions: transactions!.results, keys: keys!.results, webhooks: webhooks!.results, nonce });
 }
 
 beforeAll(async () => {
@@ -151,6 +163,8 @@ beforeAll(async () => {
   const listed = await call("/v1/orders", { apiKey: b.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
   expect(listed.status, JSON.stringify(listed.body)).toBe(201);
   bOrderHash = listed.body.orderHash;
+  const hook = await call("/v1/webhooks", { secretKey: b.secretKey, body: { url: "https://example.com/b-hooks", events: ["order.filled"] } });
+  bWebhookId = hook.body.id;
 });
 
 describe("tenant isolation", () => {

@@ -1,19 +1,43 @@
 // POST /v1/project-wallet/drops/claim and the deprecated /mint: the project wallet mints to a
 // recipient as the drop's minter. Token ids are reserved by the wallet's sequencer in nonce
 // order, so the ids in the response are the ones the chain will assign.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { checksumAddress } from "../../chain/address";
 import { encodeMintTo, mintGasLimitWithoutEstimate } from "../../chain/drop-contract";
 import { collections, drops } from "../../db/schema";
 import { getChain } from "../../lib/chains";
 import { AppError, notFound } from "../../lib/errors";
-import type { ClaimedAsset, TokenMetadata } from "../../schemas/resources";
+import type { ClaimedAsset, Collection, TokenMetadata } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
 import { getProjectRow } from "../projects";
 import { assertOwnProject, sendFromProjectWallet } from "../project-wallet/send";
 import type { TransactionView } from "../transactions/transaction-view";
 import { collectionView } from "../views";
-import { assetFieldsFrom, mintedAssetFields, type ClaimPayload } from "./minted-metadata";
+import { assetFieldsFrom, defaultMetadataOf, metadataFor, type ClaimPayload } from "./minted-metadata";
+
+interface DropDisplay {
+  collection: Collection | null;
+  defaultMetadata: TokenMetadata | null;
+  at: number;
+}
+
+// What a claim response shows besides the token ids (the drop's collection and default
+// metadata) changes rarely; a short per-isolate cache keeps two D1 reads off every claim.
+const DISPLAY_TTL_MS = 30_000;
+const displays = new Map<string, DropDisplay>();
+
+async function dropDisplay(ctx: ServiceContext, dropId: string, payload: ClaimPayload): Promise<DropDisplay> {
+  const cached = displays.get(dropId);
+  if (cached && Date.now() - cached.at < DISPLAY_TTL_MS) return cached;
+  const [collection, defaultMetadata] = await Promise.all([
+    ctx.db.select().from(collections).where(eq(collections.dropId, dropId)).get(),
+    defaultMetadataOf(ctx, payload),
+  ]);
+  const display = { collection: collection ? collectionView(collection) : null, defaultMetadata, at: Date.now() };
+  if (displays.size > 10_000) displays.clear();
+  displays.set(dropId, display);
+  return display;
+}
 
 export interface MintInput {
   projectId?: string;
@@ -72,23 +96,17 @@ export async function mintFromDrop(
     reservation: { contract: drop.contractAddress, quantity: input.quantity, totalSupply: drop.totalSupply, initialNextTokenId: drop.nextTokenId },
   });
   const first = firstTokenId!;
-  await ctx.db
-    .update(drops)
-    .set({ nextTokenId: sql`max(${drops.nextTokenId}, ${first + input.quantity})`, updatedAt: new Date() })
-    .where(eq(drops.id, drop.id));
-
-  const collection = await ctx.db.select().from(collections).where(eq(collections.dropId, drop.id)).get();
   const tokenIds = Array.from({ length: input.quantity }, (_, i) => String(first + i));
-  const fields = await mintedAssetFields(ctx, payload, tokenIds);
+  const display = await dropDisplay(ctx, drop.id, payload);
   const assets = tokenIds.map(
     (tokenId, index): ClaimedAsset => ({
       chainId: chain.chainId,
       contractAddress: checksumAddress(drop.contractAddress),
       tokenId,
       schema: "ERC721",
-      ...(fields[index] ?? assetFieldsFrom(null, `${drop.baseUri}${tokenId}`)),
+      ...assetFieldsFrom(metadataFor(payload, index) ?? display.defaultMetadata, `${drop.baseUri}${tokenId}`),
       bestListing: null,
-      collection: collection ? collectionView(collection) : null,
+      collection: display.collection,
     }),
   );
   return { assets, transaction };

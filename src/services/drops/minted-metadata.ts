@@ -20,10 +20,10 @@ export interface ClaimPayload {
   forEveryToken: TokenMetadata | null;
 }
 
-const metadataFor = (payload: ClaimPayload, index: number): TokenMetadata | null =>
+export const metadataFor = (payload: ClaimPayload, index: number): TokenMetadata | null =>
   payload.overrides?.[index] ?? payload.forEveryToken ?? null;
 
-async function defaultMetadata(ctx: ServiceContext, payload: ClaimPayload): Promise<TokenMetadata | null> {
+export async function defaultMetadataOf(ctx: ServiceContext, payload: ClaimPayload): Promise<TokenMetadata | null> {
   const row = await ctx.env.DB.prepare(
     "select name, description, image, animation_url, external_url from token_metadata where chain_id = ? and contract_address = ? and token_key = 'default'",
   )
@@ -50,7 +50,7 @@ export function assetFieldsFrom(metadata: TokenMetadata | null, tokenUri: string
 }
 
 export async function mintedAssetFields(ctx: ServiceContext, payload: ClaimPayload, tokenIds: string[]): Promise<AssetFields[]> {
-  const fallback = await defaultMetadata(ctx, payload);
+  const fallback = await defaultMetadataOf(ctx, payload);
   return tokenIds.map((tokenId, index) => assetFieldsFrom(metadataFor(payload, index) ?? fallback, `${payload.baseUri}${tokenId}`));
 }
 

@@ -115,19 +115,29 @@ async function confirmedEffects(
 
   const assets = new Map<string, AssetFields>();
   const payload = record.kind === "claim" || record.kind === "mint" ? await claimPayload(ctx, record.id) : null;
+  const minted = payload ? relevant.flatMap(mintsOf).filter((mint) => mint.contract === payload.contract).map((mint) => mint.tokenId) : [];
   if (payload) {
-    const minted = relevant.flatMap(mintsOf).filter((mint) => mint.contract === payload.contract).map((mint) => mint.tokenId);
     // The receipt is authoritative: the i-th minted token gets the i-th override.
     const fields = await mintedAssetFields(ctx, payload, minted);
     minted.forEach((tokenId, index) => assets.set(mintKey(payload.contract, tokenId), fields[index]!));
     await writeMintedMetadata(ctx, payload, minted);
   }
+  const statements: D1PreparedStatement[] = [];
+  if (payload && minted.length) {
+    // D1's copy of the next id only seeds a sequencer that lost its state; the chain decides.
+    const next = Math.max(...minted.map(Number)) + 1;
+    statements.push(
+      db.prepare(`update drops set next_token_id = max(next_token_id, ?), updated_at = ? where id = ? and ${stillPending.sql}`).bind(next, Date.now(), payload.dropId, ...stillPending.params),
+    );
+  }
   const sells = relevant.some((event) => event.type === "seaport" && event.event.kind === "OrderFulfilled");
   const blockTime = sells ? await blockTimestampMs(chain.rpcUrl, Number(receipt.blockNumber)) : Date.now();
-  return relevant.flatMap((event) => {
-    const guard = newLogGuard(chain.chainId, event);
-    return [claimLog(db, guard, stillPending), ...logEffects(db, chain, guard, event, assets, blockTime)];
-  });
+  return statements.concat(
+    relevant.flatMap((event) => {
+      const guard = newLogGuard(chain.chainId, event);
+      return [claimLog(db, guard, stillPending), ...logEffects(db, chain, guard, event, assets, blockTime)];
+    }),
+  );
 }
 
 function contractOf(event: IndexedEvent): string {

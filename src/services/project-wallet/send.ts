@@ -1,5 +1,5 @@
 import { kickWebhooks, sequencerStub } from "../../durable-objects/stubs";
-import { enqueueWebhookStatement, webhookPayload } from "../webhooks/events";
+import { enqueueWebhookStatement, projectHasWebhooks, webhookPayload } from "../webhooks/events";
 import { AppError, forbidden } from "../../lib/errors";
 import type { projects } from "../../db/schema";
 import type { ServiceContext } from "../context";
@@ -34,7 +34,9 @@ export async function sendFromProjectWallet(
   const result = await sequencerStub(ctx.env, intent.chainId, project.walletAddress).submit(intent);
   if (!result.ok) throw new AppError(result.error.code, result.error.message, result.error.details);
   const transaction = result.transaction as TransactionView;
-  const queued = await enqueueWebhookStatement(ctx.env.DB, webhookPayload("transaction.pending", { transaction }), { sql: "?", params: [project.id] }).run();
-  if (queued.meta.changes) await kickWebhooks(ctx.env, project.id);
+  if (await projectHasWebhooks(ctx.env.DB, project.id)) {
+    const queued = await enqueueWebhookStatement(ctx.env.DB, webhookPayload("transaction.pending", { transaction }), { sql: "?", params: [project.id] }).run();
+    if (queued.meta.changes) await kickWebhooks(ctx.env, project.id);
+  }
   return { transaction, ...(result.firstTokenId !== undefined ? { firstTokenId: result.firstTokenId } : {}) };
 }

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { WEBHOOK_EVENTS, type WebhookEvent } from "./events";
+import { forgetWebhookPresence, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
 import { endpointSecret } from "./signing";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -49,6 +49,7 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
   if (live.some((row) => row.url === url)) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
   if (live.length >= MAX_ENDPOINTS_PER_PROJECT) throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
 
+  forgetWebhookPresence(projectId);
   const [row] = await ctx.db
     .insert(webhookEndpoints)
     .values({ id: crypto.randomUUID(), projectId, url, events: JSON.stringify(events), createdAt: new Date() })
@@ -79,6 +80,7 @@ async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
 /** Stops deliveries at once; the delivery log stays readable for audits via the stored rows. */
 export async function deleteEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   await ownEndpoint(ctx, projectId, id);
+  forgetWebhookPresence(projectId);
   await ctx.db.batch([
     ctx.db.update(webhookEndpoints).set({ deletedAt: new Date() }).where(eq(webhookEndpoints.id, id)),
     ctx.db

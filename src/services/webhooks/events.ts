@@ -43,3 +43,20 @@ export function enqueueWebhookStatement(
     )
     .bind(payload.id, payload.type, JSON.stringify(payload), now, now, ...project.params, payload.type, ...(onlyIf?.params ?? []));
 }
+
+// Whether a project has any live endpoint, cached per isolate for a few seconds so requests of
+// projects without webhooks (most of them) skip the queueing write. An endpoint registered in
+// another isolate is seen after at most WEBHOOK_PRESENCE_TTL_MS.
+const WEBHOOK_PRESENCE_TTL_MS = 5_000;
+const presence = new Map<string, { has: boolean; at: number }>();
+
+export async function projectHasWebhooks(db: D1Database, projectId: string): Promise<boolean> {
+  const cached = presence.get(projectId);
+  if (cached && Date.now() - cached.at < WEBHOOK_PRESENCE_TTL_MS) return cached.has;
+  const row = await db.prepare("select 1 as one from webhook_endpoints where project_id = ? and deleted_at is null limit 1").bind(projectId).first();
+  if (presence.size > 10_000) presence.clear();
+  presence.set(projectId, { has: row !== null, at: Date.now() });
+  return row !== null;
+}
+
+export const forgetWebhookPresence = (projectId: string) => presence.delete(projectId);
