@@ -1,6 +1,22 @@
+import { ERROR_CODES } from "./lib/errors";
 import type { AppOpenAPI } from "./lib/types";
+import { errorExample } from "./schemas/common";
 
 export const API_VERSION = "0.1.0";
+
+/** The document's top-level fields; `origin` becomes its only server. */
+export function openApiConfig(origin: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Mintyard API",
+      version: API_VERSION,
+      description:
+        "NFT drops and marketplace at the edge. Errors always use the envelope `{error: {code, message, details?, requestId}}`; every response carries `x-request-id`.",
+    },
+    servers: [{ url: origin }],
+  };
+}
 
 export function registerOpenApi(app: AppOpenAPI) {
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
@@ -19,14 +35,7 @@ export function registerOpenApi(app: AppOpenAPI) {
     scheme: "bearer",
     description: "The service's ADMIN_TOKEN secret.",
   });
-  app.doc31("/openapi.json", (c) => ({
-    openapi: "3.1.0",
-    info: {
-      title: "Mintyard API",
-      version: API_VERSION,
-      description:
-        "NFT drops and marketplace at the edge. Errors always use the envelope `{error: {code, message, details?, requestId}}`; every response carries `x-request-id`.",
-    },
-    servers: [{ url: new URL(c.req.url).origin }],
-  }));
+  // Referenced by every documented error response (src/schemas/common.ts errorResponses).
+  for (const code of ERROR_CODES) app.openAPIRegistry.registerComponent("examples", `error.${code}`, errorExample(code));
+  app.doc31("/openapi.json", (c) => openApiConfig(new URL(c.req.url).origin));
 }

@@ -55,31 +55,119 @@ export const ErrorEnvelopeSchema = z
     },
   });
 
-/** OpenAPI response entries for the error codes a route can return. */
+/** A message per error code, for the documented error examples. */
+const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
+  validation_error: "body.recipientAddress: must be a 20-byte hex address (0x + 40 hex characters)",
+  unsupported_chain: "chain 5 is not supported",
+  unauthorized: "missing credentials: send x-api-key or Authorization: Bearer <secret key>",
+  forbidden: "this endpoint needs a secret key",
+  not_found: "drop not found",
+  conflict: "a request with this Idempotency-Key is still in progress; retry later",
+  idempotency_conflict: "this Idempotency-Key was used with a different request",
+  payload_too_large: "request body exceeds 1048576 bytes",
+  insufficient_funds: "the project wallet cannot pay for this transaction",
+  sold_out: "the drop has no supply left for this quantity",
+  order_not_fillable: "the order has expired",
+  not_token_owner: "the offerer does not own the offered token",
+  not_approved: "the offerer has not approved Seaport to transfer this token",
+  invalid_signature: "the signature is not the offerer's for this order on this chain's Seaport",
+  execution_reverted: "the transaction would revert: MintingNotStarted()",
+  rate_limited: "rate limit exceeded for this key; retry in 60 s",
+  internal_error: "internal error",
+  chain_unavailable: "chain 1868 RPC is unreachable",
+};
+
+/** The example of one error code; registered once as `#/components/examples/error.<code>`. */
+export const errorExample = (code: ErrorCode) => ({
+  summary: code,
+  value: {
+    error: {
+      code,
+      message: ERROR_EXAMPLE_MESSAGES[code],
+      ...(code === "validation_error"
+        ? { details: [{ path: "body.recipientAddress", message: "must be a 20-byte hex address (0x + 40 hex characters)" }] }
+        : {}),
+      requestId: "4f1c2d0e-6b0a-4d8e-9a53-2f1f6b3c8d11",
+    },
+  },
+});
+
+type ErrorResponse = {
+  description: string;
+  content: { "application/json": { schema: typeof ErrorEnvelopeSchema; examples: Record<string, { $ref: string }> } };
+  headers?: Record<string, { description: string; schema: { type: "string" } }>;
+};
+
+/**
+ * OpenAPI response entries for the error codes a route can return: one per status, naming its
+ * codes, with one example per code (429 also documents Retry-After). Pass every code of a route
+ * in one call: spreading two calls that share a status keeps only the last one's codes.
+ */
 export function errorResponses(...codes: ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
+  for (const code of new Set(codes)) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, statusCodes]) => [
+    [...byStatus].map(([status, statusCodes]): [number, ErrorResponse] => [
       status,
       {
         description: `Error: ${statusCodes.join(", ")}`,
-        content: { "application/json": { schema: ErrorEnvelopeSchema } },
+        content: {
+          "application/json": {
+            schema: ErrorEnvelopeSchema,
+            examples: Object.fromEntries(statusCodes.map((code) => [code, { $ref: `#/components/examples/error.${code}` }])),
+          },
+        },
+        ...(status === 429
+          ? { headers: { "Retry-After": { description: "Seconds to wait before the next request with this key", schema: { type: "string" as const } } } }
+          : {}),
       },
     ]),
-  ) as Record<number, { description: string; content: { "application/json": { schema: typeof ErrorEnvelopeSchema } } }>;
+  ) as Record<number, ErrorResponse>;
 }
 
-export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { "application/json": { schema } },
+/** How an operation authenticates (the middleware in front of its handler). */
+export type OperationAuth = "none" | "admin" | "anyKey" | "secretKey";
+
+/**
+ * Every error an operation can return, by the rule of docs/decisions.md §15: 500
+ * `internal_error` everywhere; 400 `validation_error` when it validates input (path, query,
+ * header or body); 413 `payload_too_large` with a body; 401 `unauthorized` behind any
+ * credential; 429 `rate_limited` behind a project key; 403 `forbidden` behind the secret key;
+ * 409 `conflict` and `idempotency_conflict` with `Idempotency-Key`; plus the operation's own
+ * codes, sorted by status.
+ */
+export function operationErrors(
+  options: { auth: OperationAuth; input?: boolean; body?: boolean; idempotent?: boolean },
+  ...codes: ErrorCode[]
+) {
+  const all: ErrorCode[] = [];
+  if (options.input || options.body || options.idempotent) all.push("validation_error");
+  if (options.auth !== "none") all.push("unauthorized");
+  if (options.auth === "secretKey") all.push("forbidden");
+  if (options.body) all.push("payload_too_large");
+  if (options.idempotent) all.push("conflict", "idempotency_conflict");
+  if (options.auth === "anyKey" || options.auth === "secretKey") all.push("rate_limited");
+  all.push(...codes, "internal_error");
+  const unique = [...new Set(all)];
+  return errorResponses(...unique.sort((a, b) => ERROR_STATUS[a] - ERROR_STATUS[b] || unique.indexOf(a) - unique.indexOf(b)));
+}
+
+/** A JSON response; `example` is the media type's example (the reference shows it). */
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string, example?: z.input<T>) => ({
+  content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } },
   description,
 });
 
-export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
-  body: { content: { "application/json": { schema } }, required: true, ...(description ? { description } : {}) },
+/** A required JSON request body; `example` is the media type's example. */
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string, example?: z.input<T>) => ({
+  body: {
+    content: { "application/json": { schema, ...(example === undefined ? {} : { example }) } },
+    required: true,
+    ...(description ? { description } : {}),
+  },
 });
 
 type Security = Record<string, string[]>[];

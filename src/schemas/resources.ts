@@ -37,8 +37,10 @@ export const AssetSchema = z
     imageUrl: z.string().nullable().optional(),
     animationUrl: z.string().nullable().optional(),
     tokenUri: z.string().nullable().optional(),
-    bestListing: ListingSchema.nullable().optional(),
-    collection: CollectionSchema.nullable().optional(),
+    // Unions rather than .nullable(): zod-to-openapi writes a nullable registered schema as a
+    // nullable component (Listing itself became `object | null`) or an allOf no null can match.
+    bestListing: z.union([ListingSchema, z.null()]).optional(),
+    collection: z.union([CollectionSchema, z.null()]).optional(),
   })
   .openapi("Asset");
 

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
-import { ADMIN_SECURITY, Address, errorResponses, IsoDateTime, jsonBody, jsonContent, Uuid } from "../../schemas/common";
+import { ADMIN_SECURITY, Address, IsoDateTime, jsonBody, jsonContent, operationErrors, Uuid } from "../../schemas/common";
+import { EXAMPLE, exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";
 
 const tags = ["Admin"];
@@ -33,40 +34,53 @@ export const KeySchema = z
   .openapi("Key");
 
 const ProjectIdParams = z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) });
+const exampleProject: z.input<typeof ProjectSchema> = { id: EXAMPLE.projectId, name: "Acme", walletAddress: EXAMPLE.walletAddress, createdAt: EXAMPLE.createdAt };
+const exampleKey: z.input<typeof KeySchema> = {
+  id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+  kind: "secret",
+  prefix: "sk_3fA9Qz",
+  projectId: EXAMPLE.projectId,
+  createdAt: EXAMPLE.createdAt,
+  revokedAt: null,
+};
+
 const KeyIdParams = z.object({ keyId: z.uuid("must be a UUID").openapi({ param: { name: "keyId", in: "path" } }) });
 
 export const createProject = createRoute({
   method: "post",
   path: "/v1/admin/projects",
+  operationId: "createProject",
   tags,
   security,
   middleware: [requireAdmin] as const,
   summary: "Create a project",
   description: "Creates a project with its own project wallet (the next HD index of WALLET_MNEMONIC).",
-  request: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi({ example: { name: "Acme" } })),
+  request: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi({ example: { name: "Acme" } }), "The project's display name", { name: "Acme" }),
   responses: {
-    201: jsonContent(ProjectSchema, "Project created"),
-    ...errorResponses("validation_error", "unauthorized"),
+    201: jsonContent(ProjectSchema, "Project created", exampleProject),
+    ...operationErrors({ auth: "admin", body: true }),
   },
 });
 
 export const listProjects = createRoute({
   method: "get",
   path: "/v1/admin/projects",
+  operationId: "listProjects",
   tags,
   security,
   middleware: [requireAdmin] as const,
   summary: "List projects",
   description: "Every project, newest first.",
   responses: {
-    200: jsonContent(z.object({ data: z.array(ProjectSchema) }), "Projects"),
-    ...errorResponses("unauthorized"),
+    200: jsonContent(z.object({ data: z.array(ProjectSchema) }), "Projects", { data: [exampleProject] }),
+    ...operationErrors({ auth: "admin" }),
   },
 });
 
 export const createKey = createRoute({
   method: "post",
   path: "/v1/admin/projects/{id}/keys",
+  operationId: "createKey",
   tags,
   security,
   middleware: [requireAdmin] as const,
@@ -74,17 +88,25 @@ export const createKey = createRoute({
   description: "`api` keys (`ak_…`) read and submit orders; `secret` keys (`sk_…`) also spend with the project wallet. The plain key is returned once and stored only as SHA-256.",
   request: {
     params: ProjectIdParams,
-    ...jsonBody(z.strictObject({ kind: z.enum(["api", "secret"]) }).openapi({ example: { kind: "secret" } })),
+    ...jsonBody(z.strictObject({ kind: z.enum(["api", "secret"]) }).openapi({ example: { kind: "secret" } }), "`api` or `secret`", { kind: "secret" }),
   },
   responses: {
-    201: jsonContent(CreatedKeySchema, "Key created"),
-    ...errorResponses("validation_error", "unauthorized", "not_found"),
+    201: jsonContent(CreatedKeySchema, "Key created", {
+      id: exampleKey.id,
+      kind: "secret",
+      key: "sk_3fA9Qz7LmN2pR5tV8xB1dF4gH6jK9mP0qS3uW5yZ",
+      prefix: "sk_3fA9Qz",
+      projectId: EXAMPLE.projectId,
+      createdAt: EXAMPLE.createdAt,
+    }),
+    ...operationErrors({ auth: "admin", input: true, body: true }, "not_found"),
   },
 });
 
 export const listKeys = createRoute({
   method: "get",
   path: "/v1/admin/projects/{id}/keys",
+  operationId: "listKeys",
   tags,
   security,
   middleware: [requireAdmin] as const,
@@ -92,14 +114,15 @@ export const listKeys = createRoute({
   description: "Key ids, kinds and display prefixes (never the keys themselves).",
   request: { params: ProjectIdParams },
   responses: {
-    200: jsonContent(z.object({ data: z.array(KeySchema) }), "Keys"),
-    ...errorResponses("validation_error", "unauthorized", "not_found"),
+    200: jsonContent(z.object({ data: z.array(KeySchema) }), "Keys", { data: [exampleKey] }),
+    ...operationErrors({ auth: "admin", input: true }, "not_found"),
   },
 });
 
 export const revokeKey = createRoute({
   method: "delete",
   path: "/v1/admin/keys/{keyId}",
+  operationId: "revokeKey",
   tags,
   security,
   middleware: [requireAdmin] as const,
@@ -107,8 +130,8 @@ export const revokeKey = createRoute({
   description: "The key stops working at once: its D1 row is marked revoked and its KV cache entry deleted. Revoking twice is a no-op.",
   request: { params: KeyIdParams },
   responses: {
-    204: { description: "Revoked" },
-    ...errorResponses("validation_error", "unauthorized", "not_found"),
+    204: { description: "Revoked (no body)" },
+    ...operationErrors({ auth: "admin", input: true }, "not_found"),
   },
 });
 
@@ -129,21 +152,38 @@ export const RegisterCollectionBody = z
 export const registerCollection = createRoute({
   method: "post",
   path: "/v1/admin/collections",
+  operationId: "registerCollection",
   tags,
   security,
   middleware: [requireAdmin] as const,
   summary: "Register an existing collection",
   description: "Tracks an ERC721/ERC1155 contract deployed elsewhere; the indexer then follows its transfers and metadata.",
-  request: jsonBody(RegisterCollectionBody),
+  request: jsonBody(RegisterCollectionBody, "The contract and how to show it", {
+    chainId: 1868,
+    contractAddress: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+    slug: "soneium-punks",
+    name: "Soneium Punks",
+    isVerified: true,
+    fromBlock: 1200000,
+  }),
   responses: {
-    201: jsonContent(CollectionSchema, "Collection registered"),
-    ...errorResponses("validation_error", "unsupported_chain", "unauthorized", "conflict", "chain_unavailable"),
+    201: jsonContent(CollectionSchema, "Collection registered", {
+      ...exampleCollection,
+      slug: "soneium-punks",
+      contractAddress: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+      name: "Soneium Punks",
+      imageUrl: null,
+      description: null,
+      isVerified: true,
+    }),
+    ...operationErrors({ auth: "admin", body: true }, "unsupported_chain", "conflict", "chain_unavailable"),
   },
 });
 
 export const runIndexer = createRoute({
   method: "post",
   path: "/v1/admin/index",
+  operationId: "runIndexer",
   tags,
   security,
   middleware: [requireAdmin] as const,
@@ -153,7 +193,8 @@ export const runIndexer = createRoute({
     200: jsonContent(
       z.object({ chains: z.array(z.object({ chainId: z.number().int(), fromBlock: z.number().int(), toBlock: z.number().int(), logs: z.number().int() })) }).openapi("IndexerRun"),
       "Indexer pass finished",
+      { chains: [{ chainId: 1868, fromBlock: 1200001, toBlock: 1200240, logs: 17 }] },
     ),
-    ...errorResponses("unauthorized", "chain_unavailable"),
+    ...operationErrors({ auth: "admin" }, "chain_unavailable"),
   },
 });

@@ -4,14 +4,15 @@ import {
   AddressInput,
   BooleanQuery,
   ChainIdQuery,
-  errorResponses,
   jsonContent,
   LimitQuery,
+  operationErrors,
   PageQuery,
   PaginationSchema,
   READ_SECURITY,
   UintString,
 } from "../../schemas/common";
+import { exampleAsset } from "../../schemas/examples";
 import { AssetSchema } from "../../schemas/resources";
 
 const tags = ["Assets"];
@@ -36,6 +37,7 @@ export const AssetPageSchema = z.object({ data: z.array(AssetSchema), pagination
 export const exploreAssets = createRoute({
   method: "get",
   path: "/v1/assets/explore",
+  operationId: "exploreAssets",
   tags,
   security: READ_SECURITY,
   middleware: [anyKey] as const,
@@ -43,14 +45,15 @@ export const exploreAssets = createRoute({
   description: "Assets across all collections, each with its best (cheapest active) listing and its collection.",
   request: { query: ExploreQuerySchema },
   responses: {
-    200: jsonContent(AssetPageSchema, "A page of assets"),
-    ...errorResponses("validation_error", "unsupported_chain", "unauthorized"),
+    200: jsonContent(AssetPageSchema, "A page of assets", { data: [exampleAsset], pagination: { total: 1, page: 1, limit: 20 } }),
+    ...operationErrors({ auth: "anyKey", input: true }, "unsupported_chain"),
   },
 });
 
 export const getAsset = createRoute({
   method: "get",
   path: "/v1/assets/{chainId}/{contractAddress}/{tokenId}",
+  operationId: "getAsset",
   tags,
   security: READ_SECURITY,
   middleware: [anyKey] as const,
@@ -64,7 +67,7 @@ export const getAsset = createRoute({
     }),
   },
   responses: {
-    200: jsonContent(AssetSchema, "Asset found"),
-    ...errorResponses("validation_error", "unsupported_chain", "unauthorized", "not_found"),
+    200: jsonContent(AssetSchema, "Asset found", exampleAsset),
+    ...operationErrors({ auth: "anyKey", input: true }, "unsupported_chain", "not_found"),
   },
 });

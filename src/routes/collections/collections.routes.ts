@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { ChainIdQuery, errorResponses, jsonContent, READ_SECURITY } from "../../schemas/common";
+import { ChainIdQuery, jsonContent, operationErrors, READ_SECURITY } from "../../schemas/common";
+import { exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";
 
 export const TrendingEntrySchema = z
@@ -16,6 +17,7 @@ export const TrendingEntrySchema = z
 export const trending = createRoute({
   method: "get",
   path: "/v1/collections/trending",
+  operationId: "getTrendingCollections",
   tags: ["Collections"],
   security: READ_SECURITY,
   middleware: [anyKey] as const,
@@ -30,7 +32,10 @@ export const trending = createRoute({
     }),
   },
   responses: {
-    200: jsonContent(z.object({ data: z.array(TrendingEntrySchema), period: z.enum(["1h", "24h", "7d", "30d"]) }).openapi("TrendingPage"), "Trending collections"),
-    ...errorResponses("validation_error", "unsupported_chain", "unauthorized"),
+    200: jsonContent(z.object({ data: z.array(TrendingEntrySchema), period: z.enum(["1h", "24h", "7d", "30d"]) }).openapi("TrendingPage"), "Trending collections", {
+      data: [{ collection: exampleCollection, volume: "2500000000000000000", sales: 42, floorPrice: "10000000000000000", change: 0.5 }],
+      period: "24h",
+    }),
+    ...operationErrors({ auth: "anyKey", input: true }, "unsupported_chain"),
   },
 });

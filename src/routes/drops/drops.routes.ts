@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { AddressInput, errorResponses, jsonContent, READ_SECURITY } from "../../schemas/common";
+import { AddressInput, jsonContent, operationErrors, READ_SECURITY } from "../../schemas/common";
+import { EXAMPLE, exampleDrop } from "../../schemas/examples";
 import { DropSchema } from "../../schemas/resources";
 
 const tags = ["Drops"];
@@ -61,6 +62,7 @@ export const DropPageSchema = z
 export const listDrops = createRoute({
   method: "get",
   path: "/v1/drops",
+  operationId: "listDrops",
   tags,
   security,
   middleware: [anyKey] as const,
@@ -69,14 +71,29 @@ export const listDrops = createRoute({
     "Every drop (a marketplace read), in nestjs-paginate format. `blindboxKey` is null except on your own project's drops.",
   request: { query: DropListQuery },
   responses: {
-    200: jsonContent(DropPageSchema, "A page of drops"),
-    ...errorResponses("validation_error", "unsupported_chain", "unauthorized"),
+    200: jsonContent(DropPageSchema, "A page of drops", {
+      data: [exampleDrop],
+      meta: {
+        itemsPerPage: 20,
+        totalItems: 1,
+        currentPage: 1,
+        totalPages: 1,
+        filter: { chainId: "$eq:1868" },
+        sortBy: [["createdAt", "DESC"]],
+        searchBy: [],
+        search: "",
+        select: [],
+      },
+      links: { current: "https://mintyard.example.net/v1/drops?page=1&limit=20&sortBy=createdAt:DESC&filter.chainId=$eq:1868" },
+    }),
+    ...operationErrors({ auth: "anyKey", input: true }, "unsupported_chain"),
   },
 });
 
 export const getDrop = createRoute({
   method: "get",
   path: "/v1/drops/{id}",
+  operationId: "getDrop",
   tags,
   security,
   middleware: [anyKey] as const,
@@ -84,8 +101,8 @@ export const getDrop = createRoute({
   description: "A drop of the key's project, with its blindbox key. Another project's drop is 404.",
   request: { params: z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) }) },
   responses: {
-    200: jsonContent(DropSchema, "The drop"),
-    ...errorResponses("validation_error", "unauthorized", "not_found"),
+    200: jsonContent(DropSchema, "The drop", exampleDrop),
+    ...operationErrors({ auth: "anyKey", input: true }, "not_found"),
   },
 });
 
@@ -101,6 +118,7 @@ export const AllowlistEntrySchema = z
 export const getAllowlistEntry = createRoute({
   method: "get",
   path: "/v1/drops/{id}/allowlist/{address}",
+  operationId: "getAllowlistEntry",
   tags,
   security,
   middleware: [anyKey] as const,
@@ -113,7 +131,12 @@ export const getAllowlistEntry = createRoute({
     }),
   },
   responses: {
-    200: jsonContent(AllowlistEntrySchema, "Allowlist entry"),
-    ...errorResponses("validation_error", "unauthorized", "not_found"),
+    200: jsonContent(AllowlistEntrySchema, "Allowlist entry", {
+      address: EXAMPLE.recipient.toLowerCase(),
+      maxClaimable: "2",
+      price: "5000000000000000",
+      proof: ["0x8f2c1e4b7a9d3c5e6f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60", "0x1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f809"],
+    }),
+    ...operationErrors({ auth: "anyKey", input: true }, "not_found"),
   },
 });

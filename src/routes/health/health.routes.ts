@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { jsonContent } from "../../schemas/common";
+import { jsonContent, operationErrors } from "../../schemas/common";
 
 export const HealthSchema = z
   .object({
@@ -21,11 +21,24 @@ export const HealthSchema = z
 export const health = createRoute({
   method: "get",
   path: "/health",
+  operationId: "getHealth",
   tags: ["Health"],
+  security: [],
   summary: "Service health",
   description: "Reports D1 reachability and, per configured chain, whether its RPC answers. No authentication.",
   responses: {
-    200: jsonContent(HealthSchema, "D1 reachable; `status` tells whether every chain RPC answered"),
-    503: jsonContent(HealthSchema, "D1 is unreachable"),
+    200: jsonContent(HealthSchema, "D1 reachable; `status` tells whether every chain RPC answered", {
+      status: "ok",
+      db: { ok: true, latencyMs: 3 },
+      chains: [{ chainId: 1868, name: "soneium", ok: true, blockNumber: "1200240", latencyMs: 41 }],
+      time: "2026-11-21T12:00:00.000Z",
+    }),
+    503: jsonContent(HealthSchema, "D1 is unreachable", {
+      status: "down",
+      db: { ok: false, latencyMs: 2000 },
+      chains: [{ chainId: 1868, name: "soneium", ok: true, blockNumber: "1200240", latencyMs: 41 }],
+      time: "2026-11-21T12:00:00.000Z",
+    }),
+    ...operationErrors({ auth: "none" }),
   },
 });

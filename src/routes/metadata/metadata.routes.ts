@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { AddressInput, ChainIdQuery, errorResponses, jsonContent, UintString } from "../../schemas/common";
+import { AddressInput, ChainIdQuery, jsonContent, operationErrors, UintString } from "../../schemas/common";
+import { exampleTokenMetadata } from "../../schemas/examples";
 
 export const OpenSeaMetadataSchema = z
   .object({
@@ -16,7 +17,9 @@ export const OpenSeaMetadataSchema = z
 export const getTokenMetadata = createRoute({
   method: "get",
   path: "/v1/metadata/{chainId}/{contractAddress}/{tokenId}",
+  operationId: "getTokenMetadata",
   tags: ["Metadata"],
+  security: [],
   summary: "Token metadata (tokenURI target)",
   description:
     "Public and cacheable (`Cache-Control: public, max-age=300, stale-while-revalidate=86400`, strong `ETag`; `If-None-Match` gets a 304). " +
@@ -30,8 +33,13 @@ export const getTokenMetadata = createRoute({
     }),
   },
   responses: {
-    200: jsonContent(OpenSeaMetadataSchema, "Metadata JSON"),
+    200: jsonContent(OpenSeaMetadataSchema, "Metadata JSON", {
+      name: exampleTokenMetadata.name,
+      description: exampleTokenMetadata.description,
+      image: exampleTokenMetadata.image,
+      attributes: exampleTokenMetadata.attributes,
+    }),
     304: { description: "Not modified: If-None-Match matched the current ETag" },
-    ...errorResponses("validation_error", "unsupported_chain", "not_found"),
+    ...operationErrors({ auth: "none", input: true }, "unsupported_chain", "not_found"),
   },
 });

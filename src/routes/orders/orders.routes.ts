@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
 import { idempotency } from "../../lib/idempotency";
-import { AddressInput, ChainIdBody, PositiveUintString, errorResponses, Hex, IsoDateTime, jsonBody, jsonContent, READ_SECURITY, UintString } from "../../schemas/common";
+import { AddressInput, ChainIdBody, PositiveUintString, Hex, IsoDateTime, jsonBody, jsonContent, operationErrors, READ_SECURITY, UintString } from "../../schemas/common";
+import { EXAMPLE, exampleListing } from "../../schemas/examples";
 import { ListingSchema } from "../../schemas/resources";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
@@ -42,6 +43,82 @@ export const OrderSchema = ListingSchema.extend({
   updatedAt: IsoDateTime,
 }).openapi("Order");
 
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+const ZERO_BYTES32 = `0x${"0".repeat(64)}`;
+
+const exampleComponents: z.input<typeof OrderComponentsSchema> = {
+  offerer: EXAMPLE.recipient,
+  zone: ZERO_ADDRESS,
+  offer: [{ itemType: 2, token: EXAMPLE.dropAddress, identifierOrCriteria: "1", startAmount: "1", endAmount: "1" }],
+  consideration: [
+    { itemType: 0, token: ZERO_ADDRESS, identifierOrCriteria: "0", startAmount: "9500000000000000", endAmount: "9500000000000000", recipient: EXAMPLE.recipient },
+    { itemType: 0, token: ZERO_ADDRESS, identifierOrCriteria: "0", startAmount: "500000000000000", endAmount: "500000000000000", recipient: EXAMPLE.walletAddress },
+  ],
+  orderType: 0,
+  startTime: "1795262400",
+  endTime: "1797854400",
+  zoneHash: ZERO_BYTES32,
+  salt: "24446860302761739304752683030156737591518664810215442929815084003596545228312",
+  conduitKey: ZERO_BYTES32,
+  counter: "0",
+};
+
+const exampleSignature =
+  "0x4f9b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c";
+
+const exampleOrder: z.input<typeof OrderSchema> = {
+  ...exampleListing,
+  chainId: 1868,
+  status: "active",
+  contractAddress: EXAMPLE.dropAddress,
+  tokenId: "1",
+  currencyAddress: null,
+  startTime: "2026-11-21T12:00:00.000Z",
+  endTime: "2026-12-21T12:00:00.000Z",
+  parameters: exampleComponents,
+  signature: exampleSignature,
+  createdAt: EXAMPLE.createdAt,
+  updatedAt: EXAMPLE.createdAt,
+};
+
+const typedDataTypes = {
+  OrderComponents: [
+    { name: "offerer", type: "address" },
+    { name: "zone", type: "address" },
+    { name: "offer", type: "OfferItem[]" },
+    { name: "consideration", type: "ConsiderationItem[]" },
+    { name: "orderType", type: "uint8" },
+    { name: "startTime", type: "uint256" },
+    { name: "endTime", type: "uint256" },
+    { name: "zoneHash", type: "bytes32" },
+    { name: "salt", type: "uint256" },
+    { name: "conduitKey", type: "bytes32" },
+    { name: "counter", type: "uint256" },
+  ],
+  OfferItem: [
+    { name: "itemType", type: "uint8" },
+    { name: "token", type: "address" },
+    { name: "identifierOrCriteria", type: "uint256" },
+    { name: "startAmount", type: "uint256" },
+    { name: "endAmount", type: "uint256" },
+  ],
+  ConsiderationItem: [
+    { name: "itemType", type: "uint8" },
+    { name: "token", type: "address" },
+    { name: "identifierOrCriteria", type: "uint256" },
+    { name: "startAmount", type: "uint256" },
+    { name: "endAmount", type: "uint256" },
+    { name: "recipient", type: "address" },
+  ],
+};
+
+const exampleTypedData = {
+  domain: { name: "Seaport", version: "1.6", chainId: 1868, verifyingContract: EXAMPLE.seaportAddress },
+  types: typedDataTypes,
+  primaryType: "OrderComponents",
+  message: exampleComponents,
+};
+
 export const PrepareListingsBody = z
   .strictObject({
     chainId: ChainIdBody.default(1868),
@@ -78,16 +155,63 @@ const Step = z
 export const prepareListings = createRoute({
   method: "post",
   path: "/v1/orders/listings",
+  operationId: "prepareListings",
   tags,
   security: READ_SECURITY,
   middleware: [anyKey, idempotency] as const,
   summary: "Prepare Seaport listings",
   description:
     "Builds Seaport 1.6 orders (with the drop's creator fee as a consideration item) and returns their EIP-712 typed data and Reservoir-style steps: `approve` (setApprovalForAll to Seaport) when needed, then `sign`. Drafts are kept for 1 h.",
-  request: { headers: IdempotencyHeaders, ...jsonBody(PrepareListingsBody) },
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(PrepareListingsBody, "The offerer and the tokens to list", {
+      chainId: 1868,
+      offerer: EXAMPLE.recipient,
+      items: [{ contractAddress: EXAMPLE.dropAddress, tokenId: "1", quantity: "1", unitPrice: "10000000000000000" }],
+      endTime: "2026-12-21T12:00:00.000Z",
+    }),
+  },
   responses: {
-    200: jsonContent(z.object({ orders: z.array(z.object({ orderHash: z.string(), typedData: z.record(z.string(), z.unknown()) })), steps: z.array(Step) }).openapi("PreparedListings"), "Orders to sign"),
-    ...errorResponses("validation_error", "unsupported_chain", "unauthorized", "not_found", "idempotency_conflict", "not_token_owner", "chain_unavailable"),
+    200: jsonContent(
+      z.object({ orders: z.array(z.object({ orderHash: z.string(), typedData: z.record(z.string(), z.unknown()) })), steps: z.array(Step) }).openapi("PreparedListings"),
+      "Orders to sign",
+      {
+        orders: [{ orderHash: EXAMPLE.orderHash, typedData: exampleTypedData }],
+        steps: [
+          {
+            id: "approve",
+            action: "Approve Seaport",
+            description: "Let Seaport transfer the listed tokens (once per collection)",
+            kind: "transaction",
+            items: [
+              {
+                status: "incomplete",
+                data: {
+                  from: EXAMPLE.recipient,
+                  to: EXAMPLE.dropAddress,
+                  data: `0xa22cb465${"0".repeat(24)}${EXAMPLE.seaportAddress.slice(2).toLowerCase()}${"0".repeat(63)}1`,
+                  value: "0",
+                },
+              },
+            ],
+          },
+          {
+            id: "sign",
+            action: "Sign the listings",
+            description: "Sign each order's EIP-712 typed data, then POST {signature, orderHash} to /v1/orders",
+            kind: "signature",
+            items: [
+              {
+                status: "incomplete",
+                orderHash: EXAMPLE.orderHash,
+                data: { sign: exampleTypedData, post: { endpoint: "/v1/orders", method: "POST", body: { orderHash: EXAMPLE.orderHash } } },
+              },
+            ],
+          },
+        ],
+      },
+    ),
+    ...operationErrors({ auth: "anyKey", body: true, idempotent: true }, "unsupported_chain", "not_found", "not_token_owner", "chain_unavailable"),
   },
 });
 
@@ -101,26 +225,46 @@ export const SubmitOrderBody = z
 export const submitOrder = createRoute({
   method: "post",
   path: "/v1/orders",
+  operationId: "submitOrder",
   tags,
   security: READ_SECURITY,
   middleware: [anyKey, idempotency] as const,
   summary: "Submit a signed listing",
   description: "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order.",
-  request: { headers: IdempotencyHeaders, ...jsonBody(SubmitOrderBody) },
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(SubmitOrderBody, "The offerer's signature and the prepared order's hash (or the full OrderComponents)", {
+      signature: exampleSignature,
+      orderHash: EXAMPLE.orderHash,
+    }),
+  },
   responses: {
-    201: jsonContent(OrderSchema, "Order listed"),
-    ...errorResponses("validation_error", "unsupported_chain", "unauthorized", "not_found", "conflict", "idempotency_conflict", "invalid_signature", "not_token_owner", "not_approved", "order_not_fillable", "chain_unavailable"),
+    201: jsonContent(OrderSchema, "Order listed", exampleOrder),
+    ...operationErrors(
+      { auth: "anyKey", body: true, idempotent: true },
+      "unsupported_chain",
+      "not_found",
+      "invalid_signature",
+      "not_token_owner",
+      "not_approved",
+      "order_not_fillable",
+      "chain_unavailable",
+    ),
   },
 });
 
 export const getOrder = createRoute({
   method: "get",
   path: "/v1/orders/{orderHash}",
+  operationId: "getOrder",
   tags,
   security: READ_SECURITY,
   middleware: [anyKey] as const,
   summary: "Get an order",
   description: "An order by its Seaport order hash, with its current status.",
   request: { params: z.object({ orderHash: OrderHash.openapi({ param: { name: "orderHash", in: "path" } }) }) },
-  responses: { 200: jsonContent(OrderSchema, "The order"), ...errorResponses("validation_error", "unauthorized", "not_found") },
+  responses: {
+    200: jsonContent(OrderSchema, "The order", exampleOrder),
+    ...operationErrors({ auth: "anyKey", input: true }, "not_found"),
+  },
 });

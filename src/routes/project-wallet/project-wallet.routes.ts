@@ -1,7 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { secretKey } from "../../lib/auth";
 import { idempotency } from "../../lib/idempotency";
-import { Address, errorResponses, jsonBody, jsonContent, SECRET_SECURITY } from "../../schemas/common";
+import { Address, jsonBody, jsonContent, operationErrors, SECRET_SECURITY } from "../../schemas/common";
+import type { ErrorCode } from "../../lib/errors";
+import {
+  EXAMPLE,
+  exampleClaimedAsset,
+  exampleClaimTransaction,
+  exampleDrop,
+  examplePendingTransaction,
+  exampleTokenMetadata,
+} from "../../schemas/examples";
 import { BuyBody, ClaimBody, DeployDropBody, MintBody, TransferBody } from "../../schemas/project-wallet";
 import { ClaimedAssetSchema, DropSchema, TransactionSchema } from "../../schemas/resources";
 
@@ -19,80 +28,134 @@ export const IdempotencyHeaders = z.object({
     }),
 });
 
-const walletErrors = errorResponses(
-  "validation_error",
-  "unsupported_chain",
-  "unauthorized",
-  "forbidden",
-  "not_found",
-  "conflict",
-  "idempotency_conflict",
-  "insufficient_funds",
-  "execution_reverted",
-  "rate_limited",
-  "chain_unavailable",
-);
+/** Errors of the POSTs that send with the project wallet (secret key, body, Idempotency-Key). */
+const walletErrors = (...codes: ErrorCode[]) => operationErrors({ auth: "secretKey", body: true, idempotent: true }, ...codes);
+/** What the wallet's sequencer can refuse a transaction with. */
+const SEND_ERRORS = ["insufficient_funds", "execution_reverted", "chain_unavailable"] as const;
 
 export const deployDrop = createRoute({
   method: "post",
   path: "/v1/project-wallet/drops/deploy",
+  operationId: "deployDrop",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotency] as const,
   summary: "Deploy a drop",
   description:
     "Deploys a DropERC721 clone through the DropFactory (CREATE2, so `drop.contractAddress` is final in the response) with the project wallet, and creates its collection.",
-  request: { headers: IdempotencyHeaders, ...jsonBody(DeployDropBody) },
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(DeployDropBody, "The drop's contract settings and metadata", {
+      chainId: 1868,
+      name: "Genesis Pass",
+      description: "Access pass for the Genesis season",
+      metadataStorageType: "metadata-api",
+      defaultTokenMetadata: { name: "Genesis Pass", image: "https://assets.mintyard.example.net/genesis/pass.png" },
+      totalSupply: 1000,
+      unitPrice: 0.01,
+      limitPerWallet: 2,
+      creatorFeeBps: 500,
+    }),
+  },
   responses: {
-    201: jsonContent(z.object({ drop: DropSchema, transactions: z.array(TransactionSchema) }).openapi("DeployDropResponse"), "Deployment sent (transaction pending)"),
-    ...walletErrors,
+    201: jsonContent(
+      z.object({ drop: DropSchema, transactions: z.array(TransactionSchema) }).openapi("DeployDropResponse"),
+      "Deployment sent (transaction pending)",
+      { drop: exampleDrop, transactions: [examplePendingTransaction] },
+    ),
+    ...walletErrors("unsupported_chain", ...SEND_ERRORS),
   },
 });
 
 export const claim = createRoute({
   method: "post",
   path: "/v1/project-wallet/drops/claim",
+  operationId: "claimDrop",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotency] as const,
   summary: "Claim tokens to a recipient",
   description:
     "The project wallet mints `quantity` tokens of its own drop to `recipientAddress` (it pays gas, not the public price). Assets show the token ids the mint is expected to produce; the receipt's Transfer logs are authoritative once confirmed.",
-  request: { headers: IdempotencyHeaders, ...jsonBody(ClaimBody) },
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(ClaimBody, "The drop, the recipient and how many tokens", {
+      chainId: 1868,
+      contractAddress: EXAMPLE.dropAddress,
+      recipientAddress: EXAMPLE.recipient,
+      quantity: 2,
+      overrideMetadata: [exampleTokenMetadata, { name: "Pass #2", image: "https://assets.mintyard.example.net/genesis/2.png" }],
+    }),
+  },
   responses: {
-    201: jsonContent(z.object({ assets: z.array(ClaimedAssetSchema), transactions: z.array(TransactionSchema) }).openapi("ClaimResponse"), "Claim sent"),
-    ...walletErrors,
-    ...errorResponses("sold_out"),
+    201: jsonContent(
+      z.object({ assets: z.array(ClaimedAssetSchema), transactions: z.array(TransactionSchema) }).openapi("ClaimResponse"),
+      "Claim sent",
+      {
+        assets: [
+          exampleClaimedAsset,
+          { ...exampleClaimedAsset, tokenId: "2", name: "Pass #2", imageUrl: "https://assets.mintyard.example.net/genesis/2.png", tokenUri: `${exampleDrop.baseUri}2` },
+        ],
+        transactions: [exampleClaimTransaction],
+      },
+    ),
+    ...walletErrors("unsupported_chain", "not_found", "sold_out", ...SEND_ERRORS),
   },
 });
 
 export const mint = createRoute({
   method: "post",
   path: "/v1/project-wallet/mint",
+  operationId: "mint",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotency] as const,
   deprecated: true,
   summary: "Mint to a recipient (deprecated)",
   description: "Deprecated: use the claim endpoint. Responds with a `Deprecation: true` header. `tokenId` is ignored because the drop assigns ids.",
-  request: { headers: IdempotencyHeaders, ...jsonBody(MintBody) },
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(MintBody, "The drop, the recipient and the metadata of every minted token", {
+      chainId: 1868,
+      contractAddress: EXAMPLE.dropAddress,
+      recipientAddress: EXAMPLE.recipient,
+      quantity: 1,
+      metadata: exampleTokenMetadata,
+    }),
+  },
   responses: {
-    201: jsonContent(TransactionSchema, "Mint sent"),
-    ...walletErrors,
-    ...errorResponses("sold_out"),
+    201: jsonContent(TransactionSchema, "Mint sent", exampleClaimTransaction),
+    ...walletErrors("unsupported_chain", "not_found", "sold_out", ...SEND_ERRORS),
   },
 });
 
 export const transfer = createRoute({
   method: "post",
   path: "/v1/project-wallet/transfer",
+  operationId: "transfer",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotency] as const,
   summary: "Transfer native currency or an ERC20",
   description: "Sends from the project wallet after checking its balance (422 insufficient_funds).",
-  request: { headers: IdempotencyHeaders, ...jsonBody(TransferBody) },
-  responses: { 201: jsonContent(TransactionSchema, "Transfer sent"), ...walletErrors },
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(TransferBody, "What to send, and to whom", {
+      type: "native",
+      chainId: 1868,
+      recipientAddress: EXAMPLE.recipient,
+      amount: "1000000000000000",
+    }),
+  },
+  responses: {
+    201: jsonContent(TransactionSchema, "Transfer sent", {
+      ...examplePendingTransaction,
+      to: EXAMPLE.recipient,
+      value: "1000000000000000",
+      data: "0x",
+    }),
+    ...walletErrors("unsupported_chain", ...SEND_ERRORS),
+  },
 });
 
 const BuyResultItem = z.discriminatedUnion("type", [
@@ -103,22 +166,39 @@ const BuyResultItem = z.discriminatedUnion("type", [
 export const buyOrders = createRoute({
   method: "post",
   path: "/v1/project-wallet/orders/buy",
+  operationId: "buyOrders",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotency] as const,
   summary: "Buy listed orders",
   description:
     "Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). An order that cannot be bought yields an error item; the others still go through.",
-  request: { headers: IdempotencyHeaders, ...jsonBody(BuyBody) },
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(BuyBody, "The chain and the orders to buy, in order", {
+      chainId: 1868,
+      orderHashes: [EXAMPLE.orderHash, "0x7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5"],
+    }),
+  },
   responses: {
-    200: jsonContent(z.array(z.object({ id: z.string(), result: z.array(BuyResultItem) })).openapi("BuyResponse"), "Per-order results"),
-    ...walletErrors,
+    200: jsonContent(z.array(z.object({ id: z.string(), result: z.array(BuyResultItem) })).openapi("BuyResponse"), "Per-order results", [
+      {
+        id: EXAMPLE.orderHash,
+        result: [{ type: "transaction", result: { ...examplePendingTransaction, to: EXAMPLE.seaportAddress, value: "10000000000000000", data: "0xfb0f3ee1" } }],
+      },
+      {
+        id: "0x7c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5",
+        result: [{ type: "error", result: { code: "order_not_fillable", message: "the order has expired" } }],
+      },
+    ]),
+    ...walletErrors("unsupported_chain"),
   },
 });
 
 export const getProjectWallet = createRoute({
   method: "get",
   path: "/v1/project-wallet",
+  operationId: "getProjectWallet",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
@@ -133,7 +213,8 @@ export const getProjectWallet = createRoute({
         })
         .openapi("ProjectWallet"),
       "Wallet",
+      { address: EXAMPLE.walletAddress, balances: [{ chainId: 1868, symbol: "ETH", balance: "99987654320000000000" }] },
     ),
-    ...errorResponses("unauthorized", "forbidden"),
+    ...operationErrors({ auth: "secretKey" }),
   },
 });

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { errorResponses, jsonContent, LimitQuery, PageQuery, PaginationSchema, READ_SECURITY } from "../../schemas/common";
+import { jsonContent, LimitQuery, operationErrors, PageQuery, PaginationSchema, READ_SECURITY } from "../../schemas/common";
+import { exampleConfirmedTransaction } from "../../schemas/examples";
 import { TransactionSchema, TransactionStatusSchema } from "../../schemas/resources";
 
 const tags = ["Transactions"];
@@ -8,6 +9,7 @@ const tags = ["Transactions"];
 export const getTransaction = createRoute({
   method: "get",
   path: "/v1/transactions/{id}",
+  operationId: "getTransaction",
   tags,
   security: READ_SECURITY,
   middleware: [anyKey] as const,
@@ -15,14 +17,15 @@ export const getTransaction = createRoute({
   description: "One of your project's transactions with its current status. Another project's transaction is 404.",
   request: { params: z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) }) },
   responses: {
-    200: jsonContent(TransactionSchema, "The transaction"),
-    ...errorResponses("validation_error", "unauthorized", "not_found"),
+    200: jsonContent(TransactionSchema, "The transaction", exampleConfirmedTransaction),
+    ...operationErrors({ auth: "anyKey", input: true }, "not_found"),
   },
 });
 
 export const listTransactions = createRoute({
   method: "get",
   path: "/v1/transactions",
+  operationId: "listTransactions",
   tags,
   security: READ_SECURITY,
   middleware: [anyKey] as const,
@@ -32,7 +35,10 @@ export const listTransactions = createRoute({
     query: z.strictObject({ status: TransactionStatusSchema.optional(), page: PageQuery, limit: LimitQuery }),
   },
   responses: {
-    200: jsonContent(z.object({ data: z.array(TransactionSchema), pagination: PaginationSchema }).openapi("TransactionPage"), "A page of transactions"),
-    ...errorResponses("validation_error", "unauthorized"),
+    200: jsonContent(z.object({ data: z.array(TransactionSchema), pagination: PaginationSchema }).openapi("TransactionPage"), "A page of transactions", {
+      data: [exampleConfirmedTransaction],
+      pagination: { total: 1, page: 1, limit: 20 },
+    }),
+    ...operationErrors({ auth: "anyKey", input: true }),
   },
 });

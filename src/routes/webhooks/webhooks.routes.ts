@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { secretKey } from "../../lib/auth";
-import { errorResponses, IsoDateTime, jsonBody, jsonContent, LimitQuery, PageQuery, SECRET_SECURITY, Uuid } from "../../schemas/common";
+import { IsoDateTime, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid } from "../../schemas/common";
+import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";
 
 const tags = ["Webhooks"];
@@ -29,11 +30,19 @@ export const WebhookDeliverySchema = z
   })
   .openapi("WebhookDelivery");
 
+const exampleEndpoint: z.input<typeof WebhookEndpointSchema> = {
+  id: "6c5d4e3f-2a1b-4c9d-8e7f-0a1b2c3d4e5f",
+  url: "https://hooks.acme.example.net/mintyard",
+  events: ["transaction.confirmed", "transaction.failed"],
+  createdAt: EXAMPLE.createdAt,
+};
+
 const IdParams = z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) });
 
 export const createWebhook = createRoute({
   method: "post",
   path: "/v1/webhooks",
+  operationId: "createWebhook",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
@@ -43,42 +52,47 @@ export const createWebhook = createRoute({
     z
       .strictObject({ url: z.string().max(2048), events: z.array(z.string()).min(1).max(WEBHOOK_EVENTS.length) })
       .openapi({ example: { url: "https://example.com/hooks/mintyard", events: ["transaction.confirmed", "transaction.failed"] } }),
+    "The https URL to deliver to and the events to send there",
+    { url: exampleEndpoint.url, events: exampleEndpoint.events },
   ),
   responses: {
-    201: jsonContent(CreatedWebhookEndpointSchema, "Endpoint registered"),
-    ...errorResponses("validation_error", "unauthorized", "forbidden", "conflict", "rate_limited"),
+    201: jsonContent(CreatedWebhookEndpointSchema, "Endpoint registered", { ...exampleEndpoint, secret: "whsec_q3Jt0f9yVhQ2mB8cX4nZ7pL1sK6dR5wA0eU3iO9gT2" }),
+    ...operationErrors({ auth: "secretKey", body: true }, "conflict"),
   },
 });
 
 export const listWebhooks = createRoute({
   method: "get",
   path: "/v1/webhooks",
+  operationId: "listWebhooks",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
   summary: "List webhook endpoints",
   description: "The project's live endpoints (never their secrets).",
   responses: {
-    200: jsonContent(z.object({ data: z.array(WebhookEndpointSchema) }), "Endpoints"),
-    ...errorResponses("unauthorized", "forbidden", "rate_limited"),
+    200: jsonContent(z.object({ data: z.array(WebhookEndpointSchema) }), "Endpoints", { data: [exampleEndpoint] }),
+    ...operationErrors({ auth: "secretKey" }),
   },
 });
 
 export const deleteWebhook = createRoute({
   method: "delete",
   path: "/v1/webhooks/{id}",
+  operationId: "deleteWebhook",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
   summary: "Delete a webhook endpoint",
   description: "Stops deliveries to it at once; pending ones are marked failed.",
   request: { params: IdParams },
-  responses: { 204: { description: "Deleted" }, ...errorResponses("validation_error", "unauthorized", "forbidden", "not_found", "rate_limited") },
+  responses: { 204: { description: "Deleted (no body)" }, ...operationErrors({ auth: "secretKey", input: true }, "not_found") },
 });
 
 export const listDeliveries = createRoute({
   method: "get",
   path: "/v1/webhooks/{id}/deliveries",
+  operationId: "listWebhookDeliveries",
   tags,
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
@@ -86,7 +100,22 @@ export const listDeliveries = createRoute({
   description: "Newest first: each event's status (pending, delivered, failed), attempts and last answer.",
   request: { params: IdParams, query: z.strictObject({ page: PageQuery, limit: LimitQuery }) },
   responses: {
-    200: jsonContent(z.object({ data: z.array(WebhookDeliverySchema) }), "Deliveries"),
-    ...errorResponses("validation_error", "unauthorized", "forbidden", "not_found", "rate_limited"),
+    200: jsonContent(z.object({ data: z.array(WebhookDeliverySchema) }), "Deliveries", {
+      data: [
+        {
+          id: "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+          eventId: "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+          eventType: "transaction.confirmed",
+          status: "delivered",
+          attempts: 1,
+          lastStatusCode: 200,
+          lastError: null,
+          nextAttemptAt: null,
+          createdAt: EXAMPLE.updatedAt,
+          deliveredAt: EXAMPLE.updatedAt,
+        },
+      ],
+    }),
+    ...operationErrors({ auth: "secretKey", input: true }, "not_found"),
   },
 });
