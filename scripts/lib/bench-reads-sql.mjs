@@ -1,0 +1,62 @@
+// The SQL the asset reads run, written out by hand from src/services/assets/read-assets.ts and
+// asset-view.ts (what drizzle generates for them: same columns, joins, conditions, order and
+// placeholders), so the benchmark can run it straight on SQLite as the floor. If those files
+// change, change this too: the benchmark checks each case's first page and total against the
+// service and reports any difference.
+const ASSET_COLUMNS = ["id", "chain_id", "contract_address", "token_id", "collection_id", "schema", "name", "name_lower", "description", "image_url", "animation_url", "token_uri", "is_verified", "best_price_sort", "best_order_hash", "created_at", "updated_at"];
+const COLLECTION_COLUMNS = ["id", "slug", "chain_id", "contract_address", "schema", "name", "image_url", "description", "is_verified", "drop_id", "tracked", "created_at", "updated_at"];
+const ORDER_COLUMNS = ["order_hash", "chain_id", "status", "offerer", "contract_address", "token_id", "quantity", "unit_price", "price_sort", "currency_address", "price_symbol", "start_time", "end_time", "counter", "parameters", "signature", "project_id", "fill_transaction_hash", "created_at", "updated_at"];
+
+const columns = (table, names) => names.map((name) => `"${table}"."${name}"`);
+const SELECT_WITH_RELATIONS =
+  `select ${[...columns("assets", ASSET_COLUMNS), ...columns("collections", COLLECTION_COLUMNS), ...columns("orders", ORDER_COLUMNS)].join(", ")} ` +
+  `from "assets" left join "collections" on "collections"."id" = "assets"."collection_id" ` +
+  `left join "orders" on ("orders"."order_hash" = "assets"."best_order_hash" and "orders"."status" = ? and "orders"."end_time" > ?)`;
+
+const ORDER_BY = {
+  "createdAt:DESC": `"assets"."created_at" desc, "assets"."id" desc`,
+  "createdAt:ASC": `"assets"."created_at" asc, "assets"."id" asc`,
+  "price:ASC": `"assets"."best_price_sort" is null, "assets"."best_price_sort" asc, "assets"."created_at" desc, "assets"."id" desc`,
+  "price:DESC": `"assets"."best_price_sort" desc, "assets"."created_at" desc, "assets"."id" desc`,
+};
+
+const escapeLike = (value) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/** whereOf() of read-assets.ts: the same conditions in the same order. */
+function where(query) {
+  const parts = [];
+  const params = [];
+  const add = (sql, ...values) => (parts.push(sql), params.push(...values));
+  if (query.chainId !== undefined) add(`"assets"."chain_id" = ?`, query.chainId);
+  if (query.contractAddress !== undefined) add(`"assets"."contract_address" = ?`, query.contractAddress);
+  if (query.isVerified !== undefined) add(`"assets"."is_verified" = ?`, query.isVerified ? 1 : 0);
+  if (query.hasListings !== undefined) add(`"assets"."best_price_sort" is ${query.hasListings ? "not null" : "null"}`);
+  if (query.search !== undefined) add(`"assets"."name_lower" like ? escape '\\'`, `%${escapeLike(query.search.toLowerCase())}%`);
+  if (query.ownerAddress !== undefined) {
+    add(
+      `("assets"."chain_id", "assets"."contract_address", "assets"."token_id") in (select "ownerships"."chain_id", "ownerships"."contract_address", "ownerships"."token_id" from "ownerships" where "ownerships"."owner_address" = ? and "ownerships"."balance" != '0')`,
+      query.ownerAddress,
+    );
+  }
+  if (!parts.length) return { sql: "", params };
+  return { sql: ` where ${parts.length === 1 ? parts[0] : `(${parts.join(" and ")})`}`, params };
+}
+
+/** exploreAssets(): a count and a page, which the service sends to D1 as two parallel queries. */
+export function exploreSql(query, now = Date.now()) {
+  const w = where(query);
+  return [
+    { sql: `select count(*) from "assets"${w.sql}`, params: w.params },
+    { sql: `${SELECT_WITH_RELATIONS}${w.sql} order by ${ORDER_BY[query.sortBy]} limit ? offset ?`, params: ["active", now, ...w.params, query.limit, (query.page - 1) * query.limit] },
+  ];
+}
+
+/** getAsset(): one lookup on the unique (chain, contract, token) index, joined the same way. */
+export function assetSql({ chainId, contractAddress, tokenId }, now = Date.now()) {
+  return [
+    {
+      sql: `${SELECT_WITH_RELATIONS} where ("assets"."chain_id" = ? and "assets"."contract_address" = ? and "assets"."token_id" = ?)`,
+      params: ["active", now, chainId, contractAddress, tokenId],
+    },
+  ];
+}
