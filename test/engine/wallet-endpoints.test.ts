@@ -1,5 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { encodeFunctionData, type Address } from "viem";
+import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
 import { ETHER, chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { freshWallet } from "../helpers/wallets";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
@@ -117,6 +121,46 @@ describe("transfer", () => {
     expectEnvelope(await transfer({ type: "erc20", recipientAddress: to, amount: "1" }), 400, "validation_error");
     expectEnvelope(await transfer({ type: "btc", recipientAddress: to, amount: "1" }), 400, "validation_error");
     expectEnvelope(await transfer({ type: "erc20", recipientAddress: to, amount: "1", tokenAddress: to }), 400, "validation_error");
+  });
+});
+
+describe("ERC20", () => {
+  it("transfers an ERC20 from the project wallet and prices a drop in it with the token's decimals", async () => {
+    const issuer = await freshWallet();
+    const token = await issuer.deploy(testErc20Abi, testErc20Bytecode);
+    await issuer.send({ to: token, data: encodeFunctionData({ abi: testErc20Abi, functionName: "mint", args: [project.walletAddress as Address, 1000n] }) });
+    const to = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
+    const balanceOf = (owner: string) => chainClient().readContract({ address: token, abi: testErc20Abi, functionName: "balanceOf", args: [owner as Address] });
+
+    const sent = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body: { type: "erc20", tokenAddress: token, recipientAddress: to, amount: "250" } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body).toMatchObject({ value: "0", to: expect.stringMatching(new RegExp(token.slice(2), "i")) });
+    expect((await waitForTransaction(sent.body.id, project.apiKey)).status).toBe("confirmed");
+    expect(await balanceOf(to)).toBe(250n);
+    expect(await balanceOf(project.walletAddress)).toBe(750n);
+    expectEnvelope(
+      await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body: { type: "erc20", tokenAddress: token, recipientAddress: to, amount: "751" } }),
+      422,
+      "insufficient_funds",
+    );
+
+    const priced = await call("/v1/project-wallet/drops/deploy", {
+      secretKey: project.secretKey,
+      body: { name: "Paid in TUSD", metadataStorageType: "self-hosted", baseUri: "https://example.com/p/", currencyAddress: token, unitPrice: 1.5 },
+    });
+    expect(priced.status, JSON.stringify(priced.body)).toBe(201);
+    await waitForTransaction(priced.body.transactions[0].id, project.apiKey);
+    const conditions = await chainClient().readContract({ address: priced.body.drop.contractAddress, abi: dropErc721Abi, functionName: "claimConditions" });
+    expect(JSON.stringify(conditions, (_k, v) => (typeof v === "bigint" ? v.toString() : v)).toLowerCase()).toContain(token.slice(2));
+    expect(JSON.stringify(conditions, (_k, v) => (typeof v === "bigint" ? v.toString() : v))).toContain("1500000000000000000");
+    expectEnvelope(
+      await call("/v1/project-wallet/drops/deploy", {
+        secretKey: project.secretKey,
+        body: { name: "Too precise", metadataStorageType: "self-hosted", baseUri: "https://example.com/p/", currencyAddress: token, unitPrice: 0.0000000000000000001 },
+      }),
+      400,
+      "validation_error",
+    );
   });
 });
 

@@ -15,6 +15,12 @@ export async function freshWallet() {
     privateKey,
     account,
     address: account.address.toLowerCase() as Address,
+    /** Deploys a contract and returns its address. */
+    async deploy(abi: readonly unknown[], bytecode: Hex, args: readonly unknown[] = []) {
+      const hash = await wallet.deployContract({ abi: abi as never, bytecode, args: args as never });
+      const receipt = await chainClient().waitForTransactionReceipt({ hash, pollingInterval: 100 });
+      return receipt.contractAddress!.toLowerCase() as Address;
+    },
     /** Sends and waits for the receipt. */
     async send(tx: { to: string; data?: string; value?: bigint }) {
       const hash = await wallet.sendTransaction({ to: tx.to as Address, data: (tx.data ?? "0x") as Hex, value: tx.value ?? 0n });
