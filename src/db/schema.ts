@@ -156,13 +156,15 @@ export const assets = sqliteTable(
   },
   (t) => [
     uniqueIndex("assets_chain_contract_token_uq").on(t.chainId, t.contractAddress, t.tokenId),
-    index("assets_created_idx").on(t.createdAt),
-    index("assets_chain_created_idx").on(t.chainId, t.createdAt),
-    index("assets_contract_created_idx").on(t.contractAddress, t.createdAt),
-    index("assets_collection_created_idx").on(t.collectionId, t.createdAt),
-    index("assets_verified_created_idx").on(t.isVerified, t.createdAt),
+    // Every createdAt sort ends in id (the tie-breaker), so pages need no temporary B-tree.
+    index("assets_created_id_idx").on(t.createdAt, t.id),
+    index("assets_chain_created_id_idx").on(t.chainId, t.createdAt, t.id),
+    index("assets_contract_created_id_idx").on(t.contractAddress, t.createdAt, t.id),
+    index("assets_collection_created_id_idx").on(t.collectionId, t.createdAt, t.id),
+    index("assets_verified_created_id_idx").on(t.isVerified, t.createdAt, t.id),
     index("assets_best_price_idx").on(t.bestPriceSort),
     index("assets_chain_best_price_idx").on(t.chainId, t.bestPriceSort),
+    index("assets_chain_verified_best_price_idx").on(t.chainId, t.isVerified, t.bestPriceSort),
     index("assets_contract_best_price_idx").on(t.contractAddress, t.bestPriceSort),
   ],
 );

@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { projectWalletAddress } from "../chain/wallet";
 import { apiKeys, projects } from "../db/schema";
 import { notFound } from "../lib/errors";
-import { displayPrefix, generatePlainKey, keyCacheKey, sha256Hex, type KeyKind } from "./auth/keys";
+import { displayPrefix, forgetKey, generatePlainKey, keyCacheKey, sha256Hex, type KeyKind } from "./auth/keys";
 import type { ServiceContext } from "./context";
 
 export interface ProjectView {
@@ -118,4 +118,5 @@ export async function revokeKey({ db, env }: ServiceContext, keyId: string): Pro
     await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
   }
   await env.KV.delete(keyCacheKey(row.keyHash));
+  forgetKey(row.keyHash);
 }

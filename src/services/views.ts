@@ -9,7 +9,9 @@ type OrderRow = typeof orders.$inferSelect;
 
 export const iso = (date: Date) => date.toISOString();
 
-export function collectionView(row: CollectionRow): Collection {
+export function collectionView(
+  row: Pick<CollectionRow, "id" | "slug" | "chainId" | "contractAddress" | "name" | "imageUrl" | "description" | "isVerified">,
+): Collection {
   return {
     id: row.id,
     slug: row.slug,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { assets, ownerships } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import type { Asset } from "../../schemas/resources";
@@ -41,7 +41,7 @@ function whereOf(query: ExploreQuery): SQL | undefined {
   return present.length ? and(...present) : undefined;
 }
 
-function orderOf(sort: AssetSort): SQL[] {
+function orderOf(sort: AssetSort, onlyListed: boolean): SQL[] {
   switch (sort) {
     case "createdAt:ASC":
       return [asc(assets.createdAt), asc(assets.id)];
@@ -49,7 +49,11 @@ function orderOf(sort: AssetSort): SQL[] {
       return [desc(assets.createdAt), desc(assets.id)];
     // Unlisted assets (NULL price) come after listed ones in both directions.
     case "price:ASC":
-      return [sql`${assets.bestPriceSort} is null`, asc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)];
+      // With only listed assets the "unlisted last" term is constant; dropping it lets the price
+      // index serve the sort.
+      return onlyListed
+        ? [asc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)]
+        : [sql`${assets.bestPriceSort} is null`, asc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)];
     case "price:DESC":
       return [desc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)];
   }
@@ -57,15 +61,27 @@ function orderOf(sort: AssetSort): SQL[] {
 
 export async function exploreAssets({ db }: ServiceContext, query: ExploreQuery): Promise<{ data: Asset[]; total: number }> {
   const where = whereOf(query);
+  const order = orderOf(query.sortBy, query.hasListings === true);
   // Not db.batch: D1 batches return rows keyed by column name, which collide across the joined
   // tables (chain_id, contract_address…); plain queries come back positionally.
   const [totalRows, rows] = await Promise.all([
     db.select({ total: count() }).from(assets).where(where),
+    // The page's ids first, from the indexes alone; the joins then run for those rows only
+    // (with OFFSET on the joined query every skipped row would be joined too).
     selectAssetsWithRelations(db)
-      .where(where)
-      .orderBy(...orderOf(query.sortBy))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
+      .where(
+        inArray(
+          assets.id,
+          db
+            .select({ id: assets.id })
+            .from(assets)
+            .where(where)
+            .orderBy(...order)
+            .limit(query.limit)
+            .offset((query.page - 1) * query.limit),
+        ),
+      )
+      .orderBy(...order),
   ]);
   return { data: rows.map(assetView), total: totalRows[0]?.total ?? 0 };
 }

@@ -58,11 +58,29 @@ interface KeyStore {
   cacheTtlSeconds: number;
 }
 
+// A few seconds of isolate memory in front of KV: every request authenticates, and a KV read
+// costs as much as a D1 query locally. Revocation clears this isolate's copy at once; other
+// isolates forget it within MEMORY_TTL_MS (KV itself is eventually consistent for longer).
+const MEMORY_TTL_MS = 5_000;
+const remembered = new Map<string, { key: ResolvedKey; at: number }>();
+
+export const forgetKey = (keyHash: string) => remembered.delete(keyHash);
+
 /** The key's project and kind, or null when the key is unknown, malformed or revoked. */
 export async function resolveKey(store: KeyStore, plainKey: string): Promise<ResolvedKey | null> {
   if (!PLAIN_KEY_SHAPE.test(plainKey)) return null;
   const keyHash = await sha256Hex(plainKey);
+  const inMemory = remembered.get(keyHash);
+  if (inMemory && Date.now() - inMemory.at < MEMORY_TTL_MS) return inMemory.key;
+  const resolved = await resolveFromStores(store, keyHash);
+  if (resolved) {
+    if (remembered.size > 10_000) remembered.clear();
+    remembered.set(keyHash, { key: resolved, at: Date.now() });
+  }
+  return resolved;
+}
 
+async function resolveFromStores(store: KeyStore, keyHash: string): Promise<ResolvedKey | null> {
   const cached = await store.kv.get<CachedKey>(keyCacheKey(keyHash), "json");
   if (cached) return cached.revoked ? null : { keyId: cached.keyId, projectId: cached.projectId, kind: cached.kind };
 
