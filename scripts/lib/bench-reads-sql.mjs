@@ -4,8 +4,8 @@
 // change, change this too: the benchmark checks each case's first page and total against the
 // service and reports any difference.
 const ASSET_COLUMNS = ["id", "chain_id", "contract_address", "token_id", "collection_id", "schema", "name", "name_lower", "description", "image_url", "animation_url", "token_uri", "is_verified", "best_price_sort", "best_order_hash", "created_at", "updated_at"];
-const COLLECTION_COLUMNS = ["id", "slug", "chain_id", "contract_address", "schema", "name", "image_url", "description", "is_verified", "drop_id", "tracked", "created_at", "updated_at"];
-const ORDER_COLUMNS = ["order_hash", "chain_id", "status", "offerer", "contract_address", "token_id", "quantity", "unit_price", "price_sort", "currency_address", "price_symbol", "start_time", "end_time", "counter", "parameters", "signature", "project_id", "fill_transaction_hash", "created_at", "updated_at"];
+const COLLECTION_COLUMNS = ["id", "slug", "chain_id", "contract_address", "name", "image_url", "description", "is_verified"];
+const ORDER_COLUMNS = ["order_hash", "unit_price", "price_symbol", "quantity", "offerer"];
 
 const columns = (table, names) => names.map((name) => `"${table}"."${name}"`);
 const SELECT_WITH_RELATIONS =
@@ -19,6 +19,11 @@ const ORDER_BY = {
   "price:ASC": `"assets"."best_price_sort" is null, "assets"."best_price_sort" asc, "assets"."created_at" desc, "assets"."id" desc`,
   "price:DESC": `"assets"."best_price_sort" desc, "assets"."created_at" desc, "assets"."id" desc`,
 };
+// orderOf(): with hasListings=true the service drops the constant "unlisted last" term.
+const orderBy = (query) =>
+  query.sortBy === "price:ASC" && query.hasListings === true
+    ? `"assets"."best_price_sort" asc, "assets"."created_at" desc, "assets"."id" desc`
+    : ORDER_BY[query.sortBy];
 
 const escapeLike = (value) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
@@ -42,12 +47,19 @@ function where(query) {
   return { sql: ` where ${parts.length === 1 ? parts[0] : `(${parts.join(" and ")})`}`, params };
 }
 
-/** exploreAssets(): a count and a page, which the service sends to D1 as two parallel queries. */
+/**
+ * exploreAssets(): a count and a page, which the service sends to D1 as two parallel queries;
+ * the page selects its ids from the indexes first and joins only those rows.
+ */
 export function exploreSql(query, now = Date.now()) {
   const w = where(query);
+  const order = orderBy(query);
   return [
     { sql: `select count(*) from "assets"${w.sql}`, params: w.params },
-    { sql: `${SELECT_WITH_RELATIONS}${w.sql} order by ${ORDER_BY[query.sortBy]} limit ? offset ?`, params: ["active", now, ...w.params, query.limit, (query.page - 1) * query.limit] },
+    {
+      sql: `${SELECT_WITH_RELATIONS} where "assets"."id" in (select "assets"."id" from "assets"${w.sql} order by ${order} limit ? offset ?) order by ${order}`,
+      params: ["active", now, ...w.params, query.limit, (query.page - 1) * query.limit],
+    },
   ];
 }
 
