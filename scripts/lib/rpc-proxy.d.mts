@@ -9,7 +9,24 @@ export interface FaultRule {
 export interface RpcProxy {
   url: string;
   setRules(rules: FaultRule[]): void;
-  stats: { calls: number; failed: number; lost: number; delayed: number; byMethod: Record<string, number> };
+  stats: {
+    calls: number;
+    failed: number;
+    lost: number;
+    delayed: number;
+    byMethod: Record<string, number>;
+    failedByMethod: Record<string, number>;
+    lostByMethod: Record<string, number>;
+    delayedByMethod: Record<string, number>;
+  };
   stop(): Promise<void>;
 }
-export declare function startRpcProxy(options: { target: string; port?: number }): Promise<RpcProxy>;
+export interface ProxiedCall {
+  payload: unknown;
+  fault: FaultRule["action"] | null;
+  status: number;
+  text: string;
+  startedAt: number;
+  endedAt: number;
+}
+export declare function startRpcProxy(options: { target: string; port?: number; onCall?: (call: ProxiedCall) => void }): Promise<RpcProxy>;

@@ -9,11 +9,20 @@
 //   fail           answer HTTP 503 without forwarding (the node never sees the call)
 //   lose-response  forward, then answer HTTP 502 (the node acted; the caller can't know)
 //   delay          forward after delayMs (or a random 0..maxDelayMs)
+// onCall (optional) sees every call once it is answered: { payload, fault, status, text, startedAt,
+// endedAt } (fault = the rule's action or null; times from Date.now()). The soak keeps each
+// broadcast this way, so a transaction's whole history can be rebuilt when one goes wrong.
 import http from "node:http";
 
-export async function startRpcProxy({ target, port = 0 }) {
+export async function startRpcProxy({ target, port = 0, onCall }) {
   let rules = [];
-  const stats = { calls: 0, failed: 0, lost: 0, delayed: 0, byMethod: {} };
+  // byMethod counts every call; the *ByMethod maps say which calls a fault hit (a batch counts
+  // under its methods joined with ","), so a soak can report where its faults landed.
+  const stats = { calls: 0, failed: 0, lost: 0, delayed: 0, byMethod: {}, failedByMethod: {}, lostByMethod: {}, delayedByMethod: {} };
+  const countFault = (map, methods) => {
+    const key = methods.join(",");
+    map[key] = (map[key] ?? 0) + 1;
+  };
 
   const readBody = (req) =>
     new Promise((resolve, reject) => {
@@ -52,36 +61,54 @@ export async function startRpcProxy({ target, port = 0 }) {
         return;
       }
       const payload = JSON.parse(body);
+      const startedAt = Date.now();
+      const seen = (fault, status, text) => {
+        try {
+          onCall?.({ payload, fault, status, text, startedAt, endedAt: Date.now() });
+        } catch {
+          // an observer's bug must not change what the caller gets
+        }
+      };
       const methods = methodsOf(payload);
       stats.calls += 1;
       for (const method of methods) stats.byMethod[method] = (stats.byMethod[method] ?? 0) + 1;
       const rule = matchRule(methods);
       if (rule?.action === "fail") {
         stats.failed += 1;
+        countFault(stats.failedByMethod, methods);
         res.writeHead(503, { "content-type": "text/plain" });
         res.end("injected failure");
+        seen("fail", 503, "injected failure");
         return;
       }
       if (rule?.action === "delay") {
         stats.delayed += 1;
+        countFault(stats.delayedByMethod, methods);
         const ms = rule.delayMs ?? Math.floor(Math.random() * (rule.maxDelayMs ?? 1000));
         await new Promise((resolve) => setTimeout(resolve, ms));
       }
       const answer = await forward(body);
       if (rule?.action === "lose-response") {
         stats.lost += 1;
+        countFault(stats.lostByMethod, methods);
         res.writeHead(502, { "content-type": "text/plain" });
         res.end("injected lost response");
+        seen("lose-response", answer.status, answer.text);
         return;
       }
       res.writeHead(answer.status, { "content-type": "application/json" });
       res.end(answer.text);
+      seen(rule?.action ?? null, answer.status, answer.text);
     } catch (error) {
       res.writeHead(500, { "content-type": "text/plain" });
       res.end(String(error));
     }
   });
 
+  // Node closes idle keep-alive sockets after 5 s, and a client that reuses one at that moment
+  // gets "connection lost": a failure nobody injected. Keep them open longer than any caller idles.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${server.address().port}`;
   return {

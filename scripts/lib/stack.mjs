@@ -20,6 +20,8 @@ export const CHILD_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUD
 const ETHER = 10n ** 18n;
 
 const children = new Set();
+/** Children started as process-group leaders (wrangler and the workerd it spawns). */
+const leaders = new WeakSet();
 
 /** Signals the child's whole process group when it leads one (wrangler), else just the child. */
 export function signal(child, name) {
@@ -42,7 +44,18 @@ function stopProcesses(list) {
       (child) =>
         new Promise((resolve) => {
           children.delete(child);
-          if (!running(child)) return resolve();
+          if (!running(child)) {
+            // A leader that died on its own (wrangler out of memory) can leave its group behind
+            // (workerd): signal the group anyway; ESRCH when nothing is left is ignored.
+            if (leaders.has(child)) {
+              try {
+                process.kill(-child.pid, "SIGKILL");
+              } catch {
+                // no such group
+              }
+            }
+            return resolve();
+          }
           child.once("exit", resolve);
           signal(child, "SIGTERM");
           setTimeout(() => running(child) && signal(child, "SIGKILL"), 3000).unref();
@@ -220,6 +233,7 @@ export async function startService({
     detached: true,
   });
   children.add(wrangler);
+  leaders.add(wrangler);
   let log = "";
   const capture = (chunk) => {
     log += chunk;

@@ -1,0 +1,164 @@
+// Evidence for a soak that finds a problem: every broadcast the Worker made (seen at the proxy,
+// decoded: hash, nonce, fees, recipient, the node's answer or the injected fault), the D1
+// `transactions` rows (the API does not show nonces), and per problem claim a timeline joining
+// both with what the chain mined. Enough to explain a loss or a duplicate without a rerun.
+import { spawn } from "node:child_process";
+import { createReadStream, readdirSync, readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import path from "node:path";
+import { decodeFunctionData, keccak256, parseTransaction } from "viem";
+import { loadArtifact } from "./artifacts.mjs";
+import { CHILD_ENV, ROOT } from "./stack.mjs";
+
+const dropAbi = loadArtifact("src/chain/artifacts/drop-erc721.ts").abi;
+
+function recipientOf(data) {
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: dropAbi, data });
+    return functionName === "mintTo" ? args[0].toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** onCall for startRpcProxy that keeps each eth_sendRawTransaction, decoded; t = ms since `origin`. */
+export function broadcastRecorder(origin = Date.now()) {
+  const sends = [];
+  const onCall = ({ payload, fault, status, text, startedAt, endedAt }) => {
+    if (Array.isArray(payload) || payload?.method !== "eth_sendRawTransaction") return;
+    const raw = payload.params?.[0];
+    const tx = parseTransaction(raw);
+    let answer = `http ${status}`;
+    try {
+      const body = JSON.parse(text);
+      answer = body.error ? `error ${body.error.code}: ${body.error.message}` : "accepted";
+    } catch {
+      // a plain-text answer (an injected failure)
+    }
+    sends.push({
+      t: startedAt - origin,
+      answeredAt: endedAt - origin,
+      hash: keccak256(raw),
+      nonce: tx.nonce,
+      maxFeePerGas: String(tx.maxFeePerGas),
+      to: tx.to,
+      recipient: tx.data && tx.data !== "0x" ? recipientOf(tx.data) : null,
+      fault,
+      answer,
+    });
+  };
+  return { onCall, sends, origin };
+}
+
+/** The project's D1 transaction rows, read with `wrangler d1 execute --local` from the run's state. */
+export function d1Transactions(persistDir) {
+  const sql = "select id, status, kind, nonce, transaction_hash, error_message, created_at, updated_at from transactions order by created_at";
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--json", "--command", sql], {
+      cwd: ROOT,
+      env: CHILD_ENV,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => (err += c));
+    child.on("exit", () => {
+      try {
+        resolve(JSON.parse(out)[0].results);
+      } catch {
+        resolve({ error: `wrangler d1 execute: ${(err || out).slice(0, 400)}` });
+      }
+    });
+  });
+}
+
+/**
+ * Per problem claim (request index), everything known: the request, its D1 row, every broadcast
+ * to its recipient, what was mined for that recipient, and who got mined at each nonce it tried.
+ */
+export function timelines({ indices, results, d1Rows, sends, mined }) {
+  const rowById = new Map(Array.isArray(d1Rows) ? d1Rows.map((r) => [r.id, r]) : []);
+  const minedByNonce = new Map(mined.map((tx) => [tx.nonce, tx]));
+  const requestOf = new Map(results.map((r) => [r.recipient.toLowerCase(), r.i]));
+  return indices.map((i) => {
+    const r = results[i];
+    const recipient = r.recipient.toLowerCase();
+    const mine = sends.filter((s) => s.recipient === recipient);
+    const nonces = [...new Set(mine.map((s) => s.nonce))];
+    return {
+      request: r,
+      d1: r.transactionId ? (rowById.get(r.transactionId) ?? "no row") : null,
+      broadcasts: mine,
+      minedForRecipient: mined.filter((tx) => tx.recipient === recipient),
+      minedAtItsNonces: nonces.map((n) => {
+        const tx = minedByNonce.get(n);
+        return { nonce: n, mined: tx ? { ...tx, forRequest: requestOf.get(tx.recipient) ?? null } : null };
+      }),
+    };
+  });
+}
+
+/** A timeline as a few readable lines for the console (the JSON evidence file has it all). */
+export function formatTimeline(p) {
+  const r = p.request;
+  const d1 = p.d1 && typeof p.d1 === "object" ? `D1 ${p.d1.status} nonce ${p.d1.nonce} hash ${p.d1.transaction_hash}${p.d1.error_message ? ` (${p.d1.error_message})` : ""}` : `D1 ${p.d1 ?? "-"}`;
+  return [
+    `request ${r.i} ${r.requestId}: HTTP ${r.status}${r.ok ? ` tx ${r.transactionId} token ${r.tokenId}` : ` ${r.error}: ${r.message ?? ""}`} after ${Math.round(r.latencyMs)} ms; ${d1}`,
+    ...p.broadcasts.map((s) => `  t=${s.t} ms (answered ${s.answeredAt}) nonce ${s.nonce} ${s.hash.slice(0, 12)}… maxFee ${s.maxFeePerGas}${s.fault ? ` [${s.fault}]` : ""}: ${s.answer}`),
+    ...p.minedAtItsNonces.map((m) => `  nonce ${m.nonce} mined: ${m.mined ? `${m.mined.hash.slice(0, 12)}… block ${m.mined.block} ${m.mined.kind} for request ${m.mined.forRequest}` : "nothing"}`),
+  ].join("\n");
+}
+
+/**
+ * Open files of the workerd processes in `pgrp` (wrangler's process group) and their limit:
+ * every TxWatcher Durable Object keeps its own SQLite database open, so a backlog of pending
+ * transactions shows up here first. { fds, limit } or null off Linux.
+ */
+export function workerdFiles(pgrp) {
+  try {
+    let fds = 0;
+    let limit = null;
+    for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+      let stat;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      const close = stat.lastIndexOf(")");
+      if (stat.slice(stat.indexOf("(") + 1, close) !== "workerd" || Number(stat.slice(close + 2).split(" ")[2]) !== pgrp) continue;
+      try {
+        fds += readdirSync(`/proc/${pid}/fd`).length;
+        limit ??= Number(/Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1]) || null;
+      } catch {
+        // exited meanwhile
+      }
+    }
+    return { fds, limit };
+  } catch {
+    return null;
+  }
+}
+
+// Lines of the wrangler log worth counting: each is a failure the engine did not handle, or a
+// limit of the local runtime, and none of them shows in the API.
+const LOG_PATTERNS = {
+  "uncaught: cannot perform I/O on behalf of a different Durable Object": /Cannot perform I\/O on behalf of a different Durable Object/,
+  "uncaught: promise will never complete": /Promise will never complete/,
+  "workerd: too many open files": /Too many open files/,
+  "TxWatcher.alarm caught an error and will retry": /"where":"TxWatcher\.alarm"/,
+  "WalletSequencer.alarm error": /"where":"WalletSequencer\.alarm"/,
+  "wrangler: worker restarted mid-request": /restarted mid-request/,
+  "JavaScript heap out of memory": /heap out of memory|FatalProcessOutOfMemory/,
+};
+
+/** { label: count } over the log file, streamed (it can reach hundreds of MB). */
+export async function logFacts(file) {
+  const counts = Object.fromEntries(Object.keys(LOG_PATTERNS).map((k) => [k, 0]));
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) {
+    for (const [label, pattern] of Object.entries(LOG_PATTERNS)) if (pattern.test(line)) counts[label] += 1;
+  }
+  return counts;
+}
