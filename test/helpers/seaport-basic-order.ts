@@ -4,37 +4,10 @@ import { env } from "cloudflare:workers";
 import { encodeFunctionData, zeroAddress, zeroHash, type Address, type Hex, type LocalAccount } from "viem";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
 import { chainClient } from "./chain";
+import { SEAPORT_EIP712_TYPES } from "../../src/chain/seaport";
 
-const ORDER_TYPES = {
-  OrderComponents: [
-    { name: "offerer", type: "address" },
-    { name: "zone", type: "address" },
-    { name: "offer", type: "OfferItem[]" },
-    { name: "consideration", type: "ConsiderationItem[]" },
-    { name: "orderType", type: "uint8" },
-    { name: "startTime", type: "uint256" },
-    { name: "endTime", type: "uint256" },
-    { name: "zoneHash", type: "bytes32" },
-    { name: "salt", type: "uint256" },
-    { name: "conduitKey", type: "bytes32" },
-    { name: "counter", type: "uint256" },
-  ],
-  OfferItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-  ],
-  ConsiderationItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-    { name: "recipient", type: "address" },
-  ],
-} as const;
+// The same EIP-712 types the service hashes with.
+const ORDER_TYPES = SEAPORT_EIP712_TYPES;
 
 export const seaportAddress = () => (JSON.parse(env.CHAINS) as Record<string, { seaportAddress: string }>)["1868"]!.seaportAddress as Address;
 

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import type { Address, Hex } from "viem";
 import type { freshWallet } from "./wallets";
+import { SEAPORT_EIP712_TYPES } from "../../src/chain/seaport";
 
 export interface SeaportJsOrder {
   parameters: Record<string, unknown> & { offer: unknown[]; consideration: { recipient: string; startAmount: string }[]; counter: string; endTime: string };
@@ -29,36 +30,8 @@ export async function seaportJsCancel(privateKey: string, parameters: SeaportJsO
   if (!response.ok) throw new Error(`seaport-js cancel: ${await response.text()}`);
 }
 
-const TYPES = {
-  OrderComponents: [
-    { name: "offerer", type: "address" },
-    { name: "zone", type: "address" },
-    { name: "offer", type: "OfferItem[]" },
-    { name: "consideration", type: "ConsiderationItem[]" },
-    { name: "orderType", type: "uint8" },
-    { name: "startTime", type: "uint256" },
-    { name: "endTime", type: "uint256" },
-    { name: "zoneHash", type: "bytes32" },
-    { name: "salt", type: "uint256" },
-    { name: "conduitKey", type: "bytes32" },
-    { name: "counter", type: "uint256" },
-  ],
-  OfferItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-  ],
-  ConsiderationItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-    { name: "recipient", type: "address" },
-  ],
-} as const;
+// The same EIP-712 types the service hashes with.
+const TYPES = SEAPORT_EIP712_TYPES;
 
 type Json = Record<string, any>;
 const toBig = (order: Json) => ({
