@@ -125,7 +125,7 @@ async function main() {
     }
     const mismatches = compareWithFloor(samples, floor);
     const whatIf = await timed("What if: candidate indexes and query shapes on a copy of the database", () =>
-      runWhatIf(sqliteFile, path.join(stateDir, "whatif.sqlite"), dataset.size),
+      runWhatIf(sqliteFile, path.join(stateDir, "whatif.sqlite")),
     );
     report({ results, dataset, mismatches, whatIf, loadAvg, concurrency: CONCURRENCY, write: !opts["no-write"] });
   } finally {

@@ -6,6 +6,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { TARGET_RATIO } from "./bench-reads-cases.mjs";
 import { analysis } from "./bench-reads-analysis.mjs";
+import { ORDER_HASH_COLUMN } from "./bench-reads-sql.mjs";
 import { ROOT } from "./bench-reads-stack.mjs";
 
 const require = createRequire(import.meta.url);
@@ -13,7 +14,6 @@ const START = "<!-- bench:reads:start -->";
 const END = "<!-- bench:reads:end -->";
 const ms = (v) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : "");
 const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "");
-const ORDER_HASH_COLUMN = 17 + 13; // first orders column after the assets and collections columns
 
 /** Checks one page of every case against the direct SQL: same ids, same listings, same total. */
 export function compareWithFloor(samples, floor) {
@@ -96,8 +96,8 @@ function section(rows, dataset, mismatches, whatIf, loadAvg, concurrency) {
     `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "?"}), Node ${process.version}, wrangler ${version("wrangler")}, better-sqlite3 ${version("better-sqlite3")}. 1-minute load average ${loadAvg.map((v) => v.toFixed(1)).join(" → ")} (start → end of the HTTP runs; anything else running on the machine shares its cores). Written by scripts/bench-reads.mjs; do not edit by hand.`,
     "",
     `- **Dataset**: ${c.assets.toLocaleString("en-US")} ERC721 assets in ${c.collections} collections (power-law sizes, a quarter on chain 1946, ${dataset.collections.filter((x) => x.isVerified).length} verified), ${c.ownerships.toLocaleString("en-US")} ownerships over ${dataset.owners.toLocaleString("en-US")} owners, ${c.orders.toLocaleString("en-US")} orders: ${c.activeOrders.toLocaleString("en-US")} active on ${c.listedAssets.toLocaleString("en-US")} listed assets (${((100 * c.listedAssets) / c.assets).toFixed(0)} %; up to 5 per asset, 1 % of best listings expired but not yet swept) and the rest filled/cancelled/expired. Seeded straight into the D1 SQLite file wrangler persisted after \`wrangler d1 migrations apply --local\`; no ANALYZE (neither does a migrated D1).`,
-    `- **Service**: \`wrangler dev\` on that state; requests rotate over ${dataset.apiKeys.length} API keys of one project (auth through the KV cache, the per-key rate limiter on every request, never reaching its 3,000/min), ${concurrency} concurrent keep-alive connections in a closed loop from a Node client on the same machine; each case warmed up with 100 requests, then up to 2,000 requests or 20 s. Parameters are drawn per request (random token, collection, owner, search term from the collection-name words). Latency = request start → last body byte. The concurrency-1 columns below (200 requests) show latency without queueing.`,
-    `- **Direct SQL (floor)**: the SQL read-assets.ts makes drizzle send (same columns, LEFT JOINs to collections and the best order, the count query), hand-written in scripts/lib/bench-reads-sql.mjs, on the same file with better-sqlite3 after wrangler stopped; sequential on one connection (the driver is synchronous), statements prepared once; one request = count + page, which D1 also runs one after the other. Each case's first page and total were checked against the service's answer: ${mismatches.length ? `**${mismatches.length} mismatch(es)**: ${mismatches.join("; ")}` : "identical"}.`,
+    `- **Service**: \`wrangler dev\` on that state; requests rotate over ${dataset.apiKeys.length} API keys of one project (auth through the key cache, isolate memory then KV; the per-key rate limiter on every request, never reaching its 3,000/min), ${concurrency} concurrent keep-alive connections in a closed loop from a Node client on the same machine; each case warmed up with 100 requests, then up to 2,000 requests or 20 s. Parameters are drawn per request (random token, collection, owner, search term from the collection-name words). Latency = request start → last body byte. The concurrency-1 columns below (200 requests) show latency without queueing.`,
+    `- **Direct SQL (floor)**: the SQL read-assets.ts makes drizzle send (the count; the page: its ids from the indexes in a subquery, then the LEFT JOINs to collections and the best order for those rows, only the columns the views use), hand-written in scripts/lib/bench-reads-sql.mjs and compared statement by statement with drizzle's output when written, on the same file with better-sqlite3 after wrangler stopped; sequential on one connection (the driver is synchronous), statements prepared once; one request = count + page, which D1 also runs one after the other. Each case's first page and total were checked against the service's answer: ${mismatches.length ? `**${mismatches.length} mismatch(es)**: ${mismatches.join("; ")}` : "identical"}.`,
     `- **Targets**: single asset p95 < 10 ms, explore p95 < 25 ms, and service p95 ≤ 3 × direct-SQL p95. ${judged.filter((r) => r.pass).length} of ${judged.length} cases pass.`,
     "",
     ...table(
@@ -107,13 +107,13 @@ function section(rows, dataset, mismatches, whatIf, loadAvg, concurrency) {
     "",
     "### Where the time goes",
     "",
-    "c=1 = one request at a time (no queueing). *direct* = the same bundle on the same state served by Miniflare straight from workerd, without wrangler dev's ProxyWorker and its per-request log line to wrangler's Node process (a diagnostic only). SQL count / page = p50 of the two statements on the floor. CPU = CPU ms per request at concurrency 16 from /proc: workerd (both of wrangler dev's workerd processes), wrangler's Node processes, and the benchmark client; *direct* workerd alone. Query plans (EXPLAIN QUERY PLAN on the floor) follow the table.",
+    "c=1 = one request at a time (no queueing). *direct* = the same bundle on the same state served by Miniflare straight from workerd, without wrangler dev's ProxyWorker and its per-request log line to wrangler's Node process (a diagnostic only). SQL count / page = p50 of the two statements on the floor. CPU = CPU ms per request at concurrency 16 from /proc: workerd (both of wrangler dev's workerd processes), wrangler's Node processes, and the benchmark client; *direct* workerd alone; *(N errors)* after a direct p95 counts requests whose connection workerd reset (ECONNRESET) while overloaded, left out of its latencies (seen only on the direct runner, in the slow cases, when other work shared the machine). Query plans (EXPLAIN QUERY PLAN on the floor) follow the table.",
     "",
     ...table(
       ["case", "c=1 p50", "c=1 p95", "direct p95", "direct req/s", "direct c=1 p50", "SQL count p50", "SQL page p50", "CPU workerd", "CPU wrangler", "CPU client", "CPU direct workerd"],
       rows.map((r) => [
         r.testCase.name, ms(r.sequential.p50), ms(r.sequential.p95),
-        ms(r.direct?.loaded.p95), int(r.direct?.loaded.rps), ms(r.direct?.sequential.p50),
+        `${ms(r.direct?.loaded.p95)}${r.direct?.loaded.errors ? ` (${r.direct.loaded.errors} errors)` : ""}`, int(r.direct?.loaded.rps), ms(r.direct?.sequential.p50),
         r.floor?.statements.length === 2 ? ms(r.floor.statements[0].p50) : "", r.floor ? ms(r.floor.statements.at(-1).p50) : "",
         ms(r.cpu?.workerd), ms(r.cpu?.wrangler), ms(r.cpu?.client), ms(r.direct?.cpu?.workerd),
       ]),

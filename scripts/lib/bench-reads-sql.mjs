@@ -7,6 +7,9 @@ const ASSET_COLUMNS = ["id", "chain_id", "contract_address", "token_id", "collec
 const COLLECTION_COLUMNS = ["id", "slug", "chain_id", "contract_address", "name", "image_url", "description", "is_verified"];
 const ORDER_COLUMNS = ["order_hash", "unit_price", "price_symbol", "quantity", "offerer"];
 
+/** Where a row of the joined page holds the listing's order hash (null without a listing). */
+export const ORDER_HASH_COLUMN = ASSET_COLUMNS.length + COLLECTION_COLUMNS.length;
+
 const columns = (table, names) => names.map((name) => `"${table}"."${name}"`);
 const SELECT_WITH_RELATIONS =
   `select ${[...columns("assets", ASSET_COLUMNS), ...columns("collections", COLLECTION_COLUMNS), ...columns("orders", ORDER_COLUMNS)].join(", ")} ` +
@@ -53,14 +56,19 @@ function where(query) {
  */
 export function exploreSql(query, now = Date.now()) {
   const w = where(query);
-  const order = orderBy(query);
-  return [
-    { sql: `select count(*) from "assets"${w.sql}`, params: w.params },
-    {
-      sql: `${SELECT_WITH_RELATIONS} where "assets"."id" in (select "assets"."id" from "assets"${w.sql} order by ${order} limit ? offset ?) order by ${order}`,
-      params: ["active", now, ...w.params, query.limit, (query.page - 1) * query.limit],
-    },
-  ];
+  return [{ sql: `select count(*) from "assets"${w.sql}`, params: w.params }, pageSql(w.sql, w.params, orderBy(query), query, now)];
+}
+
+/**
+ * The page query for a where clause and an order: ids from the indexes (drizzle leaves out
+ * `offset` when it is 0), then the joins for those rows only. The what-if experiments reuse it.
+ */
+export function pageSql(whereSql, whereParams, order, { page, limit }, now = Date.now()) {
+  const offset = (page - 1) * limit;
+  return {
+    sql: `${SELECT_WITH_RELATIONS} where "assets"."id" in (select "id" from "assets"${whereSql} order by ${order} limit ?${offset ? " offset ?" : ""}) order by ${order}`,
+    params: ["active", now, ...whereParams, limit, ...(offset ? [offset] : [])],
+  };
 }
 
 /** getAsset(): one lookup on the unique (chain, contract, token) index, joined the same way. */
