@@ -89,6 +89,10 @@ describe("GET /v1/assets/explore", () => {
   it("sorts by price (listed first) and by age", async () => {
     const byPriceAsc = await explore(`contractAddress=${verified.contractAddress}&sortBy=price:ASC`);
     expect(ids(byPriceAsc.body)).toEqual(["4", "3", "2", "1"]);
+    // Pages continue from the listed assets into the unlisted ones.
+    const pages = await Promise.all([1, 2, 3].map((page) => explore(`contractAddress=${verified.contractAddress}&sortBy=price:ASC&limit=2&page=${page}`)));
+    expect(pages.map((p) => ids(p.body))).toEqual([["4", "3"], ["2", "1"], []]);
+    expect(pages[1]!.body.pagination).toEqual({ total: 4, page: 2, limit: 2 });
     const byPriceDesc = await explore(`contractAddress=${verified.contractAddress}&sortBy=price:DESC`);
     expect(ids(byPriceDesc.body)).toEqual(["2", "3", "4", "1"]);
     const oldest = await explore(`contractAddress=${verified.contractAddress}&sortBy=createdAt:ASC`);

@@ -59,31 +59,43 @@ function orderOf(sort: AssetSort, onlyListed: boolean): SQL[] {
   }
 }
 
-export async function exploreAssets({ db }: ServiceContext, query: ExploreQuery): Promise<{ data: Asset[]; total: number }> {
+export async function exploreAssets(ctx: ServiceContext, query: ExploreQuery): Promise<{ data: Asset[]; total: number }> {
+  const { db } = ctx;
   const where = whereOf(query);
-  const order = orderOf(query.sortBy, query.hasListings === true);
+  const offset = (query.page - 1) * query.limit;
   // Not db.batch: D1 batches return rows keyed by column name, which collide across the joined
   // tables (chain_id, contract_address…); plain queries come back positionally.
-  const [totalRows, rows] = await Promise.all([
+  const [totalRows, ids] = await Promise.all([
     db.select({ total: count() }).from(assets).where(where),
-    // The page's ids first, from the indexes alone; the joins then run for those rows only
-    // (with OFFSET on the joined query every skipped row would be joined too).
-    selectAssetsWithRelations(db)
-      .where(
-        inArray(
-          assets.id,
-          db
-            .select({ id: assets.id })
-            .from(assets)
-            .where(where)
-            .orderBy(...order)
-            .limit(query.limit)
-            .offset((query.page - 1) * query.limit),
-        ),
-      )
-      .orderBy(...order),
+    query.sortBy === "price:ASC" && query.hasListings !== true
+      ? listedFirstPageIds(ctx, where, query.limit, offset)
+      : pageIds(ctx, where, orderOf(query.sortBy, query.hasListings === true), query.limit, offset),
   ]);
+  // The page's ids come from the indexes alone; the joins run for those rows only.
+  const rows = ids.length ? await selectAssetsWithRelations(db).where(inArray(assets.id, ids)).all() : [];
+  const position = new Map(ids.map((id, index) => [id, index]));
+  rows.sort((a, b) => position.get(a.asset.id)! - position.get(b.asset.id)!);
   return { data: rows.map(assetView), total: totalRows[0]?.total ?? 0 };
+}
+
+async function pageIds({ db }: ServiceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<string[]> {
+  const rows = await db.select({ id: assets.id }).from(assets).where(where).orderBy(...order).limit(limit).offset(offset).all();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * price:ASC over everything: listed assets by price, then unlisted ones by age. As one ORDER BY
+ * ("price is null" first) no index serves it and every page sorts the whole table; as two
+ * ranges each runs on its own index and the page continues across the boundary.
+ */
+async function listedFirstPageIds(ctx: ServiceContext, where: SQL | undefined, limit: number, offset: number): Promise<string[]> {
+  const listed = and(where, isNotNull(assets.bestPriceSort));
+  const unlisted = and(where, isNull(assets.bestPriceSort));
+  const listedCount = (await ctx.db.select({ n: count() }).from(assets).where(listed).get())?.n ?? 0;
+  const fromListed = offset < listedCount ? await pageIds(ctx, listed, orderOf("price:ASC", true), limit, offset) : [];
+  if (fromListed.length === limit) return fromListed;
+  const unlistedOffset = Math.max(0, offset - listedCount);
+  return fromListed.concat(await pageIds(ctx, unlisted, orderOf("createdAt:DESC", false), limit - fromListed.length, unlistedOffset));
 }
 
 export async function getAsset({ db }: ServiceContext, chainId: number, contractAddress: string, tokenId: string): Promise<Asset> {
