@@ -3,6 +3,7 @@
 import { BaseError, formatLog, HttpRequestError, RpcRequestError, TimeoutError, toHex, type Log, type RpcLog } from "viem";
 import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
+import { blockNumber } from "./transactions";
 import { SEAPORT_EVENT_TOPICS } from "./seaport-events";
 import { APPROVAL_FOR_ALL_TOPIC, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from "./transfer-logs";
 
@@ -44,7 +45,7 @@ async function unavailableOnError<T>(what: string, read: () => Promise<T>): Prom
 }
 
 export async function latestBlockNumber(rpcUrl: string): Promise<number> {
-  return unavailableOnError("eth_blockNumber", async () => Number(await publicClient(rpcUrl).getBlockNumber({ cacheTime: 0 })));
+  return unavailableOnError("eth_blockNumber", async () => Number(await blockNumber(rpcUrl)));
 }
 
 export async function blockTimestampMs(rpcUrl: string, blockNumber: number): Promise<number> {

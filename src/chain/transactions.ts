@@ -1,5 +1,5 @@
 // Raw transaction plumbing for the engine: pricing, estimating, signing, broadcasting, watching.
-import { formatTransactionReceipt, keccak256, type Address, type Hex, type TransactionReceipt } from "viem";
+import { formatTransactionReceipt, hexToBigInt, keccak256, type Address, type Hex, type TransactionReceipt } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { publicClient } from "./client";
 import { classifyBroadcastError, type BroadcastOutcome } from "./rpc-errors";
@@ -71,8 +71,12 @@ export async function transactionCount(rpcUrl: string, address: string, blockTag
   return publicClient(rpcUrl).getTransactionCount({ address: address as Address, blockTag });
 }
 
+/**
+ * A plain eth_blockNumber: viem's getBlockNumber shares its in-flight promise through module
+ * state, which would make one Durable Object wait on another's request.
+ */
 export async function blockNumber(rpcUrl: string): Promise<bigint> {
-  return publicClient(rpcUrl).getBlockNumber({ cacheTime: 0 });
+  return hexToBigInt(await publicClient(rpcUrl).request({ method: "eth_blockNumber" }));
 }
 
 export async function nativeBalance(rpcUrl: string, address: string): Promise<bigint> {
