@@ -2,6 +2,7 @@
 import { formatTransactionReceipt, hexToBigInt, keccak256, type Address, type Hex, type TransactionReceipt } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { publicClient } from "./client";
+import { retryRead } from "./read-retry";
 import { classifyBroadcastError, type BroadcastOutcome } from "./rpc-errors";
 
 export interface UnsignedTransaction {
@@ -52,23 +53,28 @@ export interface FeeQuote {
 /** EIP-1559 fees: 2 × base fee + tip, so a transaction survives a few full blocks of base-fee rises. */
 export async function quoteFees(rpcUrl: string): Promise<FeeQuote> {
   const client = publicClient(rpcUrl);
-  const [block, tip] = await Promise.all([client.getBlock({ blockTag: "latest" }), client.estimateMaxPriorityFeePerGas().catch(() => 1_000_000n)]);
+  const [block, tip] = await Promise.all([
+    retryRead(() => client.getBlock({ blockTag: "latest" })),
+    retryRead(() => client.estimateMaxPriorityFeePerGas()).catch(() => 1_000_000n),
+  ]);
   const baseFee = block.baseFeePerGas ?? 0n;
   const priority = tip > 0n ? tip : 1_000_000n;
   return { maxFeePerGas: baseFee * 2n + priority, maxPriorityFeePerGas: priority };
 }
 
 export async function estimateGas(rpcUrl: string, tx: { from: string; to: string; data: string; value: bigint }): Promise<bigint> {
-  return publicClient(rpcUrl).estimateGas({
-    account: tx.from as Address,
-    to: tx.to as Address,
-    data: tx.data as Hex,
-    value: tx.value,
-  });
+  return retryRead(() =>
+    publicClient(rpcUrl).estimateGas({
+      account: tx.from as Address,
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: tx.value,
+    }),
+  );
 }
 
 export async function transactionCount(rpcUrl: string, address: string, blockTag: "latest" | "pending"): Promise<number> {
-  return publicClient(rpcUrl).getTransactionCount({ address: address as Address, blockTag });
+  return retryRead(() => publicClient(rpcUrl).getTransactionCount({ address: address as Address, blockTag }));
 }
 
 /**
@@ -80,7 +86,7 @@ export async function blockNumber(rpcUrl: string): Promise<bigint> {
 }
 
 export async function nativeBalance(rpcUrl: string, address: string): Promise<bigint> {
-  return publicClient(rpcUrl).getBalance({ address: address as Address });
+  return retryRead(() => publicClient(rpcUrl).getBalance({ address: address as Address }));
 }
 
 /** The receipt, or null while the transaction is not mined (or unknown). */

@@ -17,7 +17,7 @@ const recipient = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 
 async function setFaults(rules: unknown[]) {
   const response = await fetch(`${env.PROXY_URL}/__faults`, { method: "POST", body: JSON.stringify(rules) });
-  return (await response.json()) as { stats: { failed: number; lost: number; delayed: number } };
+  return (await response.json()) as { stats: { failed: number; lost: number; delayed: number; failedByMethod: Record<string, number> } };
 }
 const proxyStats = async () => (await setFaults([])).stats;
 const walletNonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "latest" });
@@ -80,6 +80,35 @@ describe("faults between the engine and the node", () => {
       { method: "eth_getTransactionReceipt", action: "delay", maxDelayMs: 1500, times: 6 },
       { method: "eth_blockNumber", action: "fail", times: 2 },
     ]);
+  });
+
+  it("retries reads that got no answer before the broadcast instead of answering 502", async () => {
+    // Two failures in a row per read: the third attempt answers.
+    await survivesFault([
+      { method: "eth_estimateGas", action: "fail", times: 2 },
+      { method: "eth_getBlockByNumber", action: "fail", times: 2 },
+    ]);
+  });
+
+  it("answers 502 chain_unavailable, takes no nonce and keeps no record when the node stays unreachable", async () => {
+    const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
+    const transactionsRecorded = async () => (await call("/v1/transactions", { apiKey: project.apiKey })).body.pagination.total as number;
+    const [recordedBefore, failedEstimatesBefore] = [await transactionsRecorded(), (await proxyStats()).failedByMethod.eth_estimateGas ?? 0];
+    await setFaults([{ method: "eth_estimateGas", action: "fail" }]);
+    const claimed = await call("/v1/project-wallet/drops/claim", {
+      secretKey: project.secretKey,
+      body: { contractAddress: contract, recipientAddress: recipient, quantity: 1 },
+    });
+    const failedEstimates = (await proxyStats()).failedByMethod.eth_estimateGas - failedEstimatesBefore;
+    await setFaults([]);
+    expect(claimed.status).toBe(502);
+    expect(claimed.body.error.code).toBe("chain_unavailable");
+    expect(failedEstimates).toBe(3);
+    expect(await transactionsRecorded()).toBe(recordedBefore);
+    // The next claim uses the very next nonce: the failed one left no gap.
+    await survivesFault([]);
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+    expect(await totalMinted()).toBe(mintedBefore + 1n);
   });
 
   it("survives random delays on every call", async () => {

@@ -1,0 +1,26 @@
+import { BaseError, HttpRequestError } from "viem";
+
+/** Pauses before the second and third attempt of a read. */
+const READ_RETRY_DELAYS_MS = [100, 400];
+
+/**
+ * Runs a read-only RPC call again when it got no answer from the node at all (connection
+ * failed, or an HTTP error status from a gateway in front of it). Reads are safe to repeat,
+ * and one blip should cost a client latency, not a 502. A node's answer (a revert, a JSON-RPC
+ * error) and a timeout (already 10 s) are returned at once.
+ */
+export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      const delay = READ_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !noAnswer(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+function noAnswer(error: unknown): boolean {
+  return error instanceof BaseError && Boolean(error.walk((e) => e instanceof HttpRequestError));
+}
