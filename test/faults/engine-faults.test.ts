@@ -99,7 +99,7 @@ describe("faults between the engine and the node", () => {
       secretKey: project.secretKey,
       body: { contractAddress: contract, recipientAddress: recipient, quantity: 1 },
     });
-    const failedEstimates = (await proxyStats()).failedByMethod.eth_estimateGas - failedEstimatesBefore;
+    const failedEstimates = ((await proxyStats()).failedByMethod.eth_estimateGas ?? 0) - failedEstimatesBefore;
     await setFaults([]);
     expect(claimed.status).toBe(502);
     expect(claimed.body.error.code).toBe("chain_unavailable");
