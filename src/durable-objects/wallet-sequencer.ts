@@ -12,7 +12,8 @@ interface Identity {
 /**
  * Allocates nonces for one wallet on one chain, signs and broadcasts (logic in
  * services/engine/sequencer.ts). Storage: `nonce` {next, released[]}, `reservation:<contract>`
- * {nextTokenId, reserved}, `identity` {chainId, walletIndex} for the gap-filling alarm.
+ * {anchor, unconfirmed} (services/engine/token-reservations.ts), `identity` {chainId,
+ * walletIndex} for the gap-filling alarm.
  */
 export class WalletSequencer extends DurableObject<Env> {
   private readonly core: SequencerCore;
@@ -40,8 +41,8 @@ export class WalletSequencer extends DurableObject<Env> {
     return this.core.fill(record);
   }
 
-  releaseReservation(contract: string, quantity: number, firstTokenId: number): Promise<void> {
-    return this.core.releaseReservation(contract, quantity, firstTokenId);
+  settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void> {
+    return this.core.settleReservation(contract, nonce, nextTokenIdAfter);
   }
 
   override async alarm(): Promise<void> {

@@ -15,7 +15,10 @@ import { serviceContext } from "../context";
 import { transactionView } from "../transactions/transaction-view";
 import { bumpedFees, engineConfig } from "./config";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
+import { anchorAt, openBook, release, reserve, reservedCount, upgradeBook, type ReservationBook } from "./token-reservations";
 import type { MintReservation, RevertAbi, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
+
+type StoredBook = Parameters<typeof upgradeBook>[0];
 
 export interface WatcherPort {
   track(record: WatchedTransaction): Promise<void>;
@@ -28,12 +31,6 @@ interface NonceState {
   released: number[];
 }
 
-interface ReservationState {
-  nextTokenId: number;
-  /** Tokens minted or on their way; a revert gives its quantity back. */
-  reserved: number;
-}
-
 const NONCE_KEY = "nonce";
 const reservationKey = (contract: string) => `reservation:${contract.toLowerCase()}`;
 const FEE_QUOTE_TTL_MS = 1_000;
@@ -44,9 +41,10 @@ export const RELEASED_NONCE_GRACE_MS = 5_000;
 // createDrop runs the drop's initializer, so its reverts can carry the drop's errors too.
 const REVERT_ABIS = { drop: dropErc721Abi, factory: [...dropFactoryAbi, ...dropErc721Abi], erc20: erc20Abi, seaport: seaportAbi, none: undefined };
 
-function shortfall(state: ReservationState, request: MintReservation): SubmitFailure | null {
-  if (request.totalSupply === null || state.reserved + request.quantity <= request.totalSupply) return null;
-  const left = Math.max(0, request.totalSupply - state.reserved);
+function shortfall(book: ReservationBook, request: MintReservation): SubmitFailure | null {
+  const reserved = reservedCount(book);
+  if (request.totalSupply === null || reserved + request.quantity <= request.totalSupply) return null;
+  const left = Math.max(0, request.totalSupply - reserved);
   return failure("sold_out", `only ${left} of ${request.totalSupply} tokens are left`);
 }
 
@@ -103,20 +101,15 @@ export class SequencerCore {
       return failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable`);
     }
 
-    // 2. No awaits from here to the signature: reservation and nonce follow arrival order.
-    let reservation: ReservationState | undefined;
-    let firstTokenId: number | undefined;
-    if (intent.reservation) {
-      reservation = await this.reservationState(intent.reservation);
-      const soldOut = shortfall(reservation, intent.reservation);
+    // 2. Storage reads hold the input gate and nothing else yields until the signature:
+    //    nonces and reservations follow arrival order.
+    const book = intent.reservation ? await this.book(intent.reservation) : undefined;
+    if (intent.reservation && book) {
+      const soldOut = shortfall(book, intent.reservation);
       if (soldOut) return soldOut;
-      const { quantity } = intent.reservation;
-      firstTokenId = reservation.nextTokenId;
-      reservation.nextTokenId += quantity;
-      reservation.reserved += quantity;
-      this.storage.put(reservationKey(intent.reservation.contract), reservation);
     }
     let nonce = this.allocateNonce(nonceState);
+    let firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
 
     const createdAt = new Date();
     for (let attempt = 0; ; attempt++) {
@@ -178,16 +171,16 @@ export class SequencerCore {
       }
       if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
         // Someone else used this nonce (a transaction sent outside the service): move past it.
+        if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
         nonceState = await this.resyncNonce(chain.rpcUrl, intent.walletAddress);
         nonce = this.allocateNonce(nonceState);
+        if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
         continue;
       }
 
       await Promise.all([this.watcherFor(intent.transactionId).forget(intent.transactionId), deleteUnsentRow(db, intent.transactionId)]);
+      if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
       await this.releaseNonce(nonce);
-      if (intent.reservation && firstTokenId !== undefined) {
-        await this.giveBackReservation(intent.reservation.contract, intent.reservation.quantity, firstTokenId);
-      }
       if (outcome.kind === "insufficient_funds") {
         return failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`);
       }
@@ -230,12 +223,17 @@ export class SequencerCore {
   }
 
   /**
-   * A mint that reverted or never mined gives its supply back, and its ids too when no later
-   * mint was reserved after it (otherwise later predictions stay one batch ahead; receipts
-   * remain authoritative for D1).
+   * A reserved mint settled: confirmed with the chain's next id after it (re-anchors the
+   * predictions), or not minted at all (null: reverted or its nonce filled), which gives its
+   * supply back. Receipts stay authoritative for D1 either way.
    */
-  async releaseReservation(contract: string, quantity: number, firstTokenId: number): Promise<void> {
-    await this.giveBackReservation(contract, quantity, firstTokenId);
+  async settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void> {
+    if (nextTokenIdAfter === null) return this.releaseIds(contract, nonce);
+    const stored = await this.storage.get<StoredBook>(reservationKey(contract));
+    if (!stored) return;
+    const book = upgradeBook(stored);
+    anchorAt(book, nonce, nextTokenIdAfter);
+    await this.storage.put(reservationKey(contract), book);
   }
 
   /** Alarm: a released nonce nobody reused is filled so later transactions are not stuck. */
@@ -259,17 +257,28 @@ export class SequencerCore {
     if (state.released.length) await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
   }
 
-  private async reservationState(request: MintReservation): Promise<ReservationState> {
-    return (
-      (await this.storage.get<ReservationState>(reservationKey(request.contract))) ?? {
-        nextTokenId: request.initialNextTokenId,
-        reserved: request.initialNextTokenId - 1,
-      }
-    );
+  private async book(request: MintReservation): Promise<ReservationBook> {
+    const stored = await this.storage.get<StoredBook>(reservationKey(request.contract));
+    return stored ? upgradeBook(stored) : openBook(request.initialNextTokenId);
+  }
+
+  private reserveIds(book: ReservationBook, request: MintReservation, nonce: number): number {
+    const first = reserve(book, nonce, request.quantity);
+    this.storage.put(reservationKey(request.contract), book);
+    return first;
+  }
+
+  /** Reads the stored book afresh: other requests may have reserved since this one did. */
+  private async releaseIds(contract: string, nonce: number): Promise<void> {
+    const stored = await this.storage.get<StoredBook>(reservationKey(contract));
+    if (!stored) return;
+    const book = upgradeBook(stored);
+    release(book, nonce);
+    await this.storage.put(reservationKey(contract), book);
   }
 
   private async supplyShortfall(request: MintReservation): Promise<SubmitFailure | null> {
-    return shortfall(await this.reservationState(request), request);
+    return shortfall(await this.book(request), request);
   }
 
   private async gasFor(rpcUrl: string, intent: TxIntent): Promise<bigint> {
@@ -343,13 +352,5 @@ export class SequencerCore {
       await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
     }
     await this.storage.put(NONCE_KEY, state);
-  }
-
-  private async giveBackReservation(contract: string, quantity: number, firstTokenId: number): Promise<void> {
-    const state = await this.storage.get<ReservationState>(reservationKey(contract));
-    if (!state) return;
-    if (state.nextTokenId === firstTokenId + quantity) state.nextTokenId = firstTokenId;
-    state.reserved = Math.max(0, state.reserved - quantity);
-    await this.storage.put(reservationKey(contract), state);
   }
 }

@@ -2,6 +2,7 @@
 // pending). Finds the receipt of any hash the transaction has had, rebroadcasts bytes the node
 // lost, re-prices after `bumpAfterBlocks` blocks unmined, and after the deadline takes the
 // nonce with a 0-value self-transfer and ends `failed`.
+import { erc721Transfers, isMint } from "../../chain/transfer-logs";
 import { blockNumber, broadcastRaw, nodeKnowsTransaction, receiptOrNull, transactionCount, type TransactionReceipt } from "../../chain/transactions";
 import { getChain } from "../../lib/chains";
 import type { ServiceContext } from "../context";
@@ -13,7 +14,7 @@ import type { SentHash, WatchedTransaction } from "./types";
 export interface SequencerPort {
   bump(record: WatchedTransaction): Promise<WatchedTransaction>;
   fill(record: WatchedTransaction): Promise<WatchedTransaction>;
-  releaseReservation(contract: string, quantity: number, firstTokenId: number): Promise<void>;
+  settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void>;
 }
 
 export interface PollResult {
@@ -93,9 +94,18 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
 
 async function settle(ctx: ServiceContext, record: WatchedTransaction, settlement: Settlement, sequencer: SequencerPort): Promise<PollResult> {
   await finalizeTransaction(ctx, record, settlement);
-  if (settlement.status !== "confirmed" && record.reservation) {
-    const { contract, quantity, firstTokenId } = record.reservation;
-    await sequencer.releaseReservation(contract, quantity, firstTokenId);
+  if (record.reservation) {
+    const { contract } = record.reservation;
+    const minted = settlement.status === "confirmed" ? nextTokenIdAfter(settlement.receipt, contract) : null;
+    await sequencer.settleReservation(contract, record.nonce, minted);
   }
   return { record: { ...record, settled: true }, nextPollInMs: null };
+}
+
+/** One past the highest id the receipt minted on `contract`; null if it minted none there. */
+function nextTokenIdAfter(receipt: TransactionReceipt, contract: string): number | null {
+  const ids = erc721Transfers(receipt.logs)
+    .filter((transfer) => isMint(transfer) && transfer.contract === contract.toLowerCase())
+    .map((transfer) => Number(transfer.tokenId));
+  return ids.length ? Math.max(...ids) + 1 : null;
 }
