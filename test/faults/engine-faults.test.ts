@@ -147,6 +147,22 @@ describe("the node losing or stalling transactions", () => {
     expect(await walletNonce()).toBe(nonceBefore + 1);
   });
 
+  it("accepts a claim priced under a base fee that jumped after its quote, and re-prices it", async () => {
+    const nonceBefore = await walletNonce();
+    await pauseMining();
+    const { baseFeePerGas } = await chainClient().getBlock({ blockTag: "latest" });
+    // Far above the 2x-base-fee-plus-tip cap quoted from the latest block.
+    await rpc("anvil_setNextBlockBaseFeePerGas", [`0x${((baseFeePerGas ?? 1n) * 1000n + 10n ** 12n).toString(16)}`]);
+    const { tx, tokenId } = await claimOne();
+    expect(await rpc("eth_getTransactionByHash", [tx.transactionHash])).toBeNull();
+    await resumeMining();
+    const settled = await waitForTransaction(tx.id, project.apiKey);
+    expect(settled.status).toBe("confirmed");
+    expect(settled.transactionHash).not.toBe(tx.transactionHash);
+    expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+  });
+
   it("finishes the job after every Durable Object restarts mid-flight", async () => {
     const nonceBefore = await walletNonce();
     await pauseMining();

@@ -165,8 +165,10 @@ export class SequencerCore {
       ]);
 
       // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
+      //    A fee cap under the next block's base fee is the watcher's too: it re-prices the same
+      //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
       const outcome = await broadcastRaw(chain.rpcUrl, signed.raw);
-      if (outcome.kind === "accepted" || outcome.kind === "transient") {
+      if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") {
         return { ok: true, transaction: transactionView(row), ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
       }
       if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
