@@ -12,7 +12,7 @@
 // --secret-keys (8), --api-keys (4), --note "why N is not the default" (into the doc),
 // --no-write (print only: for trial runs).
 import { execFileSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -24,10 +24,11 @@ import { runConcurrent } from "./lib/load.mjs";
 import { cpuDelta, cpuSampler } from "./lib/proc-cpu.mjs";
 import { startRpcProxy } from "./lib/rpc-proxy.mjs";
 import { headBlock, totalMinted, walletNonces } from "./lib/soak-chain.mjs";
-import { broadcastRecorder, d1Transactions, formatTimeline, logFacts, timelines, workerdFiles } from "./lib/soak-evidence.mjs";
+import { broadcastRecorder, logTap, timelines } from "./lib/soak-evidence.mjs";
 import { baseFeeSpike, faultSchedule, mempoolDrop, soakRules } from "./lib/soak-faults.mjs";
-import { HEADER, docSection, faultLines, soakRows, verdictOf } from "./lib/soak-report.mjs";
-import { pendingTotal, projectKeys, readAll, roundRobinClient, soakClaimSender } from "./lib/soak-service.mjs";
+import { monitor, readBack, ticker, waitToSettle } from "./lib/soak-phases.mjs";
+import { HEADER, docSection, faultLines, printFindings, soakRows, stuckNonce, verdictOf } from "./lib/soak-report.mjs";
+import { projectKeys, roundRobinClient, soakClaimSender } from "./lib/soak-service.mjs";
 import { verifySoak } from "./lib/soak-verify.mjs";
 import { ROOT, createFundedProject, startChain, startService, stepPrinter, stopChildren } from "./lib/stack.mjs";
 
@@ -100,20 +101,6 @@ process.on("SIGINT", () => (console.log("\nStopping…"), shutdown(130)));
 process.on("SIGTERM", () => shutdown(143));
 
 const step = stepPrinter();
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const copy = (o) => JSON.parse(JSON.stringify(o));
-/** Proxy stats accumulated since `before` (a copy of the stats at that time). */
-function statsSince(before, now) {
-  const delta = (a = {}, b = {}) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k] - (a[k] ?? 0)]).filter(([, n]) => n > 0));
-  return {
-    calls: now.calls - before.calls,
-    failed: now.failed - before.failed,
-    delayed: now.delayed - before.delayed,
-    byMethod: delta(before.byMethod, now.byMethod),
-    failedByMethod: delta(before.failedByMethod, now.failedByMethod),
-    delayedByMethod: delta(before.delayedByMethod, now.delayedByMethod),
-  };
-}
 
 async function main() {
   const runStarted = performance.now();
@@ -138,7 +125,7 @@ async function main() {
     step,
   });
   // The whole wrangler log, for evidence (startService keeps only its last 20 kB).
-  const wranglerLog = createWriteStream(path.join(evidence, "wrangler.log"));
+  const wranglerLog = logTap(path.join(evidence, "wrangler.log"));
   service.wrangler.stdout.on("data", (chunk) => wranglerLog.write(chunk));
   service.wrangler.stderr.on("data", (chunk) => wranglerLog.write(chunk));
   // wrangler dev dying mid-run (it has run out of memory under this load) is a finding, not a crash of the soak.
@@ -149,17 +136,8 @@ async function main() {
     wranglerExit = { code, signal: sig, at: (performance.now() - runStarted) / 1000 };
     console.log(`  !! wrangler dev exited (${sig ?? `code ${code}`}) at ${wranglerExit.at.toFixed(0)} s of the run`);
   });
-  const files = { peak: 0, limit: null };
-  const sampleFiles = () => {
-    const now = workerdFiles(service.wrangler.pid);
-    if (now) {
-      files.peak = Math.max(files.peak, now.fds);
-      files.limit ??= now.limit;
-    }
-    return now;
-  };
 
-  let done = step(`Creating the project, ${settings.secretKeys} secret and ${settings.apiKeys} API keys, and deploying its drop (no faults yet)`);
+  const done = step(`Creating the project, ${settings.secretKeys} secret and ${settings.apiKeys} API keys, and deploying its drop (no faults yet)`);
   const project = await createFundedProject(service, "Soak", { ether: 100_000n });
   const keys = await projectKeys(service, project, { secret: settings.secretKeys, api: settings.apiKeys });
   const client = roundRobinClient(service.baseUrl, keys);
@@ -173,9 +151,9 @@ async function main() {
   const cpu = [sampleCpu()];
 
   console.log(`\nClaims: ${settings.N} at concurrency ${settings.C} through ${service.baseUrl} (chain RPC via the proxy ${proxy.url}); wallet nonce ${before.nonce}, block ${before.block}`);
-  const proxyBefore = copy(proxy.stats);
+  const mon = monitor({ client, anvilUrl: anvil.url, wallet, proxy, wranglerPid: service.wrangler.pid, total: settings.N });
   proxy.setRules(soakRules(settings));
-  const startedAt = performance.now();
+  const { startedAt } = mon.counters;
   const startedAtEpoch = Date.now();
   const schedule = faultSchedule(
     [
@@ -185,100 +163,49 @@ async function main() {
     { startedAt },
   );
   const send = soakClaimSender(client, contract, recipients);
-  let finished = 0;
-  let accepted = 0;
   const tracked = async (i) => {
     try {
       const outcome = await send(i);
-      if (outcome.ok) accepted += 1;
+      if (outcome.ok) mon.counters.accepted += 1;
       return outcome;
     } finally {
       // A request that threw (connection refused) still counts as answered: runConcurrent records it.
-      finished += 1;
-      schedule.progress(finished / settings.N);
+      mon.counters.finished += 1;
+      schedule.progress(mon.counters.finished / settings.N);
     }
   };
-  const status = async () => {
-    const t = ((performance.now() - startedAt) / 1000).toFixed(0);
-    const pending = await pendingTotal(client).catch((e) => `? (${e.message.slice(0, 40)})`);
-    const nonces = await walletNonces(anvil.url, wallet);
-    const open = sampleFiles();
-    const pool = `${nonces.pooled} in the pool${nonces.queued ? ` (${nonces.queued} queued behind a gap at nonce ${nonces.latest})` : ""}`;
-    return `  [soak ${t} s] ${finished}/${settings.N} answered, ${accepted} accepted, ${finished - accepted} rejected; API pending ${pending}; wallet nonce ${nonces.latest} mined, ${pool}; proxy ${proxy.stats.calls - proxyBefore.calls} calls, ${proxy.stats.failed - proxyBefore.failed} failed, ${proxy.stats.delayed - proxyBefore.delayed} delayed${open ? `; workerd ${open.fds} open files` : ""}`;
-  };
-  let ticking = true;
-  const ticker = (async () => {
-    while (ticking) {
-      await sleep(15_000);
-      if (ticking) console.log(await status());
-    }
-  })();
+  const stopTicker = ticker(mon.status);
   const load = await runConcurrent({ count: settings.N, concurrency: settings.C, send: tracked, label: "claims" });
-  ticking = false;
+  const tickerDone = stopTicker();
   await schedule.done();
   cpu.push(sampleCpu());
   const requestSeconds = (load.endedAt - startedAt) / 1000;
 
   console.log(`\nWaiting until nothing is pending (API) and the wallet's pool is empty (chain); cap ${settings.settleTimeoutS} s`);
-  const settleDeadline = performance.now() + settings.settleTimeoutS * 1000;
-  let settledAt = null;
-  let lastLine = 0;
-  for (;;) {
-    const began = performance.now();
-    const [pending, nonces] = await Promise.all([pendingTotal(client).catch(() => null), walletNonces(anvil.url, wallet)]);
-    const took = performance.now() - began;
-    // A slow status read is itself a finding (the service starved or stuck): say so.
-    if (took > 10_000) console.log(`  (status read took ${(took / 1000).toFixed(1)} s; API pending ${pending ?? "unknown: the read failed"})`);
-    sampleFiles();
-    if (pending === 0 && nonces.pooled === 0) {
-      settledAt = performance.now();
-      break;
-    }
-    if (performance.now() > settleDeadline || wranglerExit) break;
-    if (performance.now() - lastLine > 15_000) {
-      lastLine = performance.now();
-      console.log(await status());
-    }
-    await sleep(2000);
-  }
-  await ticker;
+  const settledAt = await waitToSettle({ client, anvilUrl: anvil.url, wallet, timeoutS: settings.settleTimeoutS, mon, gaveUp: () => Boolean(wranglerExit) });
+  await tickerDone;
   proxy.setRules([]);
   cpu.push(sampleCpu());
-  const cpuAt = performance.now();
-  const proxyStats = statsSince(proxyBefore, proxy.stats);
-  console.log(settledAt ? `  settled ${((settledAt - startedAt) / 1000).toFixed(1)} s after the first request` : `  still unsettled after the cap: ${await status()}`);
+  const settleEnd = settledAt ?? performance.now();
+  const proxyStats = mon.proxyStats();
+  console.log(settledAt ? `  settled ${((settledAt - startedAt) / 1000).toFixed(1)} s after the first request` : `  still unsettled after the cap: ${await mon.status()}`);
 
-  done = step("Reading back every accepted claim (API) and the run's blocks (chain)");
+  const reading = step("Reading back every accepted claim (API, else D1) and the run's blocks (chain)");
   const acceptedResults = load.results.filter((r) => r.ok);
-  // D1 is read straight from the run's local state: it answers even when wrangler dev does not,
-  // and it has the nonces the API does not show.
-  const d1Rows = await d1Transactions(persistDir);
-  const healthy = !wranglerExit && (await fetch(`${service.baseUrl}/health`, { signal: AbortSignal.timeout(20_000) }).then((r) => r.ok).catch(() => false));
-  const apiList = healthy ? await readAll(client, acceptedResults.map((r) => r.transactionId)) : [];
-  const d1ById = new Map((Array.isArray(d1Rows) ? d1Rows : []).map((r) => [r.id, { id: r.id, status: r.status, transactionHash: r.transaction_hash, errorMessage: r.error_message, from: "d1" }]));
-  // Where the API could not answer (wrangler dev gone or overloaded), the same row from D1, marked as such.
-  let fromD1 = 0;
-  const statuses = acceptedResults.map((r, k) => {
-    const api = apiList[k];
-    if (api && typeof api.status === "string" && !api.status.startsWith("http")) return api;
-    fromD1 += 1;
-    return d1ById.get(r.transactionId) ?? api ?? { id: r.transactionId, status: "unknown", transactionHash: null };
-  });
+  const { statuses, d1Rows, fromD1 } = await readBack({ client, baseUrl: service.baseUrl, persistDir, accepted: acceptedResults, serviceGone: Boolean(wranglerExit) });
   const apiTxs = new Map(statuses.map((t, k) => [acceptedResults[k].transactionId, t]));
   const verdict = await verifySoak({ rpcUrl: anvil.url, wallet, contract, results: load.results, apiTxs, before });
-  done(fromD1 ? `${fromD1} statuses read from D1: the API did not answer` : "");
+  reading(fromD1 ? `${fromD1} statuses read from D1: the API did not answer` : "");
 
   runOver = true;
   // Our copy of the wrangler log ends here (the verdict is in); its failure lines are counted.
-  await new Promise((resolve) => wranglerLog.end(resolve));
-  const log = await logFacts(path.join(evidence, "wrangler.log"));
-  const settleEnd = settledAt ?? cpuAt;
+  const log = await wranglerLog.end();
   const timing = {
     requestSeconds,
     settledSeconds: settledAt ? (settledAt - startedAt) / 1000 : null,
     totalSeconds: (performance.now() - runStarted) / 1000,
   };
-  const rows = soakRows({ settings, results: load.results, timing, verdict, proxy: proxyStats, events: schedule.happened, files, log });
+  const rows = soakRows({ settings, results: load.results, timing, verdict, proxy: proxyStats, events: schedule.happened, files: mon.files, log });
   const cpuLine = (label, c, seconds) =>
     `CPU, ${label}: ${Object.entries(c).map(([k, val]) => `${k} ${val.toFixed(1)}`).join(", ")} CPU s in ${seconds.toFixed(1)} s (2 cores = ${(2 * seconds).toFixed(0)} CPU s)`;
   const lines = [
@@ -290,21 +217,14 @@ async function main() {
   ];
   const checks = verdictOf(rows);
   const passed = checks.every((r) => r.pass);
+  const problemIndices = [...new Set(Object.entries(verdict.all).filter(([kind]) => kind !== "predictionMiss").flatMap(([, list]) => list.map((p) => p.i)))].sort((a, b) => a - b);
+  const problems = timelines({ indices: problemIndices, results: load.results, d1Rows, sends: recorder.sends, mined: verdict.minedTransactions });
+  const stuck = stuckNonce(verdict, { sends: recorder.sends, results: load.results, d1Rows });
 
   console.log("");
   printTable(rows, HEADER);
   console.log(`\n${lines.join("\n")}`);
-  for (const [kind, examples] of Object.entries(verdict.examples)) {
-    if (examples.length && kind !== "predictionMiss") console.log(`\n${kind} (${verdict.counts[kind]}), first ${examples.length}:\n${examples.map((e) => `  ${JSON.stringify(e)}`).join("\n")}`);
-  }
-  if (verdict.missingNonces.length || verdict.reusedNonces.length || verdict.others.length || verdict.strangers.length) {
-    console.log(`\nnonces unused: ${verdict.missingNonces.slice(0, 20).join(", ")}; reused: ${verdict.reusedNonces.slice(0, 20).join(", ")}; other transactions: ${JSON.stringify(verdict.others.slice(0, 10))}; mints to unknown recipients: ${JSON.stringify(verdict.strangers.slice(0, 10))}`);
-  }
-  const problemIndices = [...new Set(Object.entries(verdict.all).filter(([kind]) => kind !== "predictionMiss").flatMap(([, list]) => list.map((p) => p.i)))].sort((a, b) => a - b);
-  const problems = timelines({ indices: problemIndices, results: load.results, d1Rows, sends: recorder.sends, mined: verdict.minedTransactions });
-  if (problems.length) console.log(`\nTimelines of the first ${Math.min(6, problems.length)} of ${problems.length} problem claims (t = ms since the proxy started; claims began at ${startedAtEpoch - recorder.origin} ms):`);
-  for (const p of problems.slice(0, 6)) console.log(formatTimeline(p));
-
+  printFindings(verdict, problems, startedAtEpoch - recorder.origin, stuck);
   console.log(`\nSoak ${passed ? "PASS" : "FAIL"}: ${checks.filter((r) => r.pass).length}/${checks.length} checks pass${passed ? "" : ` (failing: ${checks.filter((r) => !r.pass).map((r) => r.name).join("; ")})`}`);
 
   // Evidence: everything needed to chase a failure without rerunning.
@@ -316,14 +236,14 @@ async function main() {
   write("broadcasts.json", recorder.sends);
   write("d1-transactions.json", d1Rows);
   write("proxy.json", { total: proxy.stats, run: proxyStats, events: schedule.happened });
-  write("settings.json", { ...settings, spikeFactor: Number(settings.spikeFactor), engineVars: ENGINE_VARS, wallet, contract, before, timing, passed, wranglerExit, files, fromD1, source, claimsStartedMsAfterProxy: startedAtEpoch - recorder.origin });
+  write("settings.json", { ...settings, spikeFactor: Number(settings.spikeFactor), engineVars: ENGINE_VARS, wallet, contract, before, timing, passed, wranglerExit, files: mon.files, log, fromD1, source, claimsStartedMsAfterProxy: startedAtEpoch - recorder.origin });
   console.log(`Evidence in ${EVIDENCE_DIR}/`);
 
   if (!opts["no-write"]) {
     writeResults("bench/results/soak.json", rows);
     const doc = "docs/reliability.md";
     if (!existsSync(path.join(ROOT, doc))) writeFileSync(path.join(ROOT, doc), "# Reliability\n");
-    writeDocSection(doc, "bench:soak", docSection({ settings, source, rows, lines, passed, problems, evidenceDir: `${EVIDENCE_DIR}/`, engineVars: ENGINE_VARS, productionVars: PRODUCTION_VARS }));
+    writeDocSection(doc, "bench:soak", docSection({ settings, source, rows, lines, passed, problems, stuck, evidenceDir: `${EVIDENCE_DIR}/`, engineVars: ENGINE_VARS, productionVars: PRODUCTION_VARS }));
     console.log("Wrote bench/results/soak.json and the soak section of docs/reliability.md");
   }
   return passed;

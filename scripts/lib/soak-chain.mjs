@@ -41,6 +41,8 @@ function classify(tx, wallet, contract) {
 export async function walletTransactions({ rpcUrl, wallet, contract, fromBlock }) {
   const head = Number(await rpcBatch(rpcUrl, [["eth_blockNumber", []]]).then(([h]) => h));
   const out = [];
+  // [block, base fee in gwei, transactions]: when a spike or a full block priced something out.
+  const baseFees = [];
   const lowerWallet = wallet.toLowerCase();
   const lowerContract = contract.toLowerCase();
   for (let start = fromBlock; start <= head; start += 25) {
@@ -49,6 +51,7 @@ export async function walletTransactions({ rpcUrl, wallet, contract, fromBlock }
     for (let k = 0; k < numbers.length; k++) {
       const [block, receipts] = [answers[2 * k], answers[2 * k + 1]];
       const status = new Map(receipts.map((r) => [r.transactionHash, r.status === "0x1" ? "success" : "reverted"]));
+      baseFees.push([Number(block.number), Number(BigInt(block.baseFeePerGas ?? 0)) / 1e9, block.transactions.length]);
       for (const tx of block.transactions) {
         if (tx.from.toLowerCase() !== lowerWallet) continue;
         out.push({
@@ -62,7 +65,7 @@ export async function walletTransactions({ rpcUrl, wallet, contract, fromBlock }
       }
     }
   }
-  return { head, transactions: out };
+  return { head, transactions: out, baseFees };
 }
 
 /** Runs `fn` over items with at most `size` in flight (viem batches them into JSON-RPC batches). */
@@ -99,6 +102,21 @@ export async function walletNonces(rpcUrl, wallet) {
   const mine = (section) => Object.entries(pool[section] ?? {}).find(([address]) => address.toLowerCase() === wallet.toLowerCase())?.[1] ?? {};
   const queued = Object.keys(mine("queued")).map(Number);
   return { latest: Number(latest), pending: Number(pending), pooled: Object.keys(mine("pending")).length + queued.length, queued: queued.length, firstQueued: queued.length ? Math.min(...queued) : null };
+}
+
+/** The wallet's transactions still in anvil's pool, decoded like mined ones: { hash, nonce, section, maxFeePerGas, kind, recipient? }. */
+export async function walletPool(rpcUrl, wallet, contract) {
+  const [pool] = await rpcBatch(rpcUrl, [["txpool_content", []]]);
+  const lowerWallet = wallet.toLowerCase();
+  return ["pending", "queued"].flatMap((section) =>
+    Object.values(Object.entries(pool[section] ?? {}).find(([address]) => address.toLowerCase() === lowerWallet)?.[1] ?? {}).map((tx) => ({
+      hash: tx.hash,
+      nonce: Number(tx.nonce),
+      section,
+      maxFeePerGas: tx.maxFeePerGas,
+      ...classify(tx, lowerWallet, contract.toLowerCase()),
+    })),
+  );
 }
 
 export async function totalMinted(rpcUrl, contract) {

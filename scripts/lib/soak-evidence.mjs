@@ -3,8 +3,7 @@
 // `transactions` rows (the API does not show nonces), and per problem claim a timeline joining
 // both with what the chain mined. Enough to explain a loss or a duplicate without a rerun.
 import { spawn } from "node:child_process";
-import { createReadStream, readdirSync, readFileSync } from "node:fs";
-import { createInterface } from "node:readline";
+import { createWriteStream, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { decodeFunctionData, keccak256, parseTransaction } from "viem";
 import { loadArtifact } from "./artifacts.mjs";
@@ -153,12 +152,57 @@ const LOG_PATTERNS = {
   "JavaScript heap out of memory": /heap out of memory|FatalProcessOutOfMemory/,
 };
 
-/** { label: count } over the log file, streamed (it can reach hundreds of MB). */
-export async function logFacts(file) {
+/**
+ * A copy of wrangler's output for the evidence, capped: a runtime out of file descriptors can
+ * print gigabytes of the same error (and has run wrangler out of memory doing so). The first
+ * `maxBytes` and the last `tailBytes` are kept; every line is still counted against LOG_PATTERNS.
+ * end() writes the tail and resolves to the counts.
+ */
+export function logTap(file, { maxBytes = 64 * 2 ** 20, tailBytes = 4 * 2 ** 20 } = {}) {
+  const out = createWriteStream(file);
   const counts = Object.fromEntries(Object.keys(LOG_PATTERNS).map((k) => [k, 0]));
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  for await (const line of lines) {
-    for (const [label, pattern] of Object.entries(LOG_PATTERNS)) if (pattern.test(line)) counts[label] += 1;
-  }
-  return counts;
+  const patterns = Object.entries(LOG_PATTERNS);
+  let written = 0;
+  let skipped = 0;
+  let tail = "";
+  let partial = "";
+  return {
+    write(chunk) {
+      const text = chunk.toString("utf8");
+      const lines = (partial + text).split("\n");
+      partial = lines.pop();
+      for (const line of lines) for (const [label, pattern] of patterns) if (pattern.test(line)) counts[label] += 1;
+      if (written < maxBytes) {
+        out.write(text);
+        written += text.length;
+      } else {
+        skipped += text.length;
+        tail = (tail + text).slice(-tailBytes);
+      }
+    },
+    end() {
+      if (skipped) out.write(`\n[… ${skipped - tail.length} bytes not kept …]\n${tail}`);
+      return new Promise((resolve) => out.end(() => resolve(counts)));
+    },
+  };
+}
+
+/**
+ * Everything about one nonce (the first one the chain is stuck at): each broadcast with it (whose
+ * request, fault, the node's answer), its D1 rows and what the pool holds at it, as lines.
+ */
+export function nonceHistory({ nonce, sends, results, d1Rows, pooled }) {
+  const byRecipient = new Map(results.map((r) => [r.recipient.toLowerCase(), r]));
+  const owner = (recipient) => {
+    if (!recipient) return "no recipient: a 0-value self-transfer (nonce fill)";
+    const r = byRecipient.get(recipient);
+    return r ? `request ${r.i} (HTTP ${r.status}${r.ok ? "" : `: ${r.message ?? r.error}`})` : `unknown recipient ${recipient}`;
+  };
+  const rows = Array.isArray(d1Rows) ? d1Rows.filter((r) => r.nonce === nonce) : [];
+  const inPool = pooled.filter((tx) => tx.nonce === nonce);
+  return [
+    `nonce ${nonce}:`,
+    ...sends.filter((s) => s.nonce === nonce).map((s) => `  t=${s.t} ms ${s.hash.slice(0, 12)}… maxFee ${s.maxFeePerGas} for ${owner(s.recipient)}${s.fault ? ` [${s.fault}]` : ""}: ${s.answer}`),
+    `  D1 rows with this nonce: ${rows.length ? rows.map((r) => `${r.id} ${r.status}`).join(", ") : "none"}; in the pool at the end: ${inPool.length ? inPool.map((tx) => `${tx.hash.slice(0, 12)}… (${tx.section})`).join(", ") : "nothing"}`,
+  ].join("\n");
 }

@@ -27,36 +27,41 @@ async function walletPool(anvil, wallet) {
 }
 
 /**
- * Pauses interval mining, drops two of the wallet's pending claim transactions from anvil's pool
- * and resumes. anvil also drops every later-nonce transaction of the sender with each one (its
- * pool cannot keep a gap), so the pool sizes before and after are logged: all of those must be
+ * Drops two of the wallet's ready claim transactions from anvil's pool with mining paused, then
+ * resumes. anvil also drops every later-nonce transaction of the sender with each one (its pool
+ * cannot keep a gap), so the pool sizes before and after are logged: all of those must be
  * rebroadcast by their watchers. The higher nonce goes first so both calls remove something.
+ * Only ready transactions can be dropped (a queued one, behind a nonce gap, stays), and under
+ * these faults the wallet is often briefly gapped, so this waits up to `waitMs` for two.
  */
-export async function mempoolDrop({ anvil, wallet, contract }) {
-  await anvil.rpc("evm_setIntervalMining", [0]);
-  try {
-    let claims = [];
-    // Requests keep arriving while blocks are paused; wait for two claims to be in the pool.
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(200)) {
-      // Only ready transactions: anvil_dropTransaction leaves a queued one (behind a nonce gap) in place.
-      claims = (await walletPool(anvil, wallet)).filter((tx) => tx.section === "pending" && tx.to?.toLowerCase() === contract.toLowerCase());
-      if (claims.length >= 2) break;
+export async function mempoolDrop({ anvil, wallet, contract, waitMs = 120_000 }) {
+  const ready = async () => (await walletPool(anvil, wallet)).filter((tx) => tx.section === "pending" && tx.to?.toLowerCase() === contract.toLowerCase());
+  const began = Date.now();
+  for (;;) {
+    // Watch with blocks running, pause only once two are there: a paused chain with a gap never gets any.
+    while ((await ready()).length < 2) {
+      if (Date.now() - began > waitMs) return { what: "mempool drop", skipped: `no two ready claim transactions in the pool within ${waitMs / 1000} s` };
+      await sleep(100);
     }
-    if (claims.length < 2) return { what: "mempool drop", skipped: `only ${claims.length} claim transaction(s) in the pool` };
-    const first = Math.floor(Math.random() * claims.length);
-    let second = Math.floor(Math.random() * (claims.length - 1));
-    if (second >= first) second += 1;
-    const picked = [claims[first], claims[second]].sort((a, b) => b.nonce - a.nonce);
-    const dropped = [];
-    for (const tx of picked) {
-      const before = (await walletPool(anvil, wallet)).length;
-      await anvil.rpc("anvil_dropTransaction", [tx.hash]);
-      const gone = (await anvil.rpc("eth_getTransactionByHash", [tx.hash])) === null;
-      dropped.push({ hash: tx.hash, nonce: tx.nonce, gone, poolBefore: before, poolAfter: (await walletPool(anvil, wallet)).length });
+    await anvil.rpc("evm_setIntervalMining", [0]);
+    try {
+      const claims = await ready();
+      if (claims.length < 2) continue; // a block took them meanwhile
+      const first = Math.floor(Math.random() * claims.length);
+      let second = Math.floor(Math.random() * (claims.length - 1));
+      if (second >= first) second += 1;
+      const picked = [claims[first], claims[second]].sort((a, b) => b.nonce - a.nonce);
+      const dropped = [];
+      for (const tx of picked) {
+        const before = (await walletPool(anvil, wallet)).length;
+        await anvil.rpc("anvil_dropTransaction", [tx.hash]);
+        const gone = (await anvil.rpc("eth_getTransactionByHash", [tx.hash])) === null;
+        dropped.push({ hash: tx.hash, nonce: tx.nonce, gone, poolBefore: before, poolAfter: (await walletPool(anvil, wallet)).length });
+      }
+      return { what: "mempool drop", waitedMs: Date.now() - began, dropped };
+    } finally {
+      await anvil.rpc("evm_setIntervalMining", [1]);
     }
-    return { what: "mempool drop", dropped };
-  } finally {
-    await anvil.rpc("evm_setIntervalMining", [1]);
   }
 }
 
@@ -126,7 +131,7 @@ export function describe(event) {
   if (event.error) return `${event.what}: could not inject (${event.error})`;
   if (event.skipped) return `${event.what} skipped: ${event.skipped}`;
   if (event.what === "mempool drop") {
-    return `mempool drop: ${event.dropped.map((d) => `nonce ${d.nonce} ${d.hash.slice(0, 10)}… ${d.gone ? "dropped" : "NOT dropped"}, wallet pool ${d.poolBefore} → ${d.poolAfter}`).join("; ")}`;
+    return `mempool drop${event.waitedMs > 1000 ? ` (after waiting ${(event.waitedMs / 1000).toFixed(0)} s for two ready claims)` : ""}: ${event.dropped.map((d) => `nonce ${d.nonce} ${d.hash.slice(0, 10)}… ${d.gone ? "dropped" : "NOT dropped"}, wallet pool ${d.poolBefore} → ${d.poolAfter}`).join("; ")}`;
   }
   if (event.what === "base-fee spike") {
     return `base-fee spike at block ${event.block}: next base fee ${event.nextBaseFee} wei = ${event.timesBaseFee?.toLocaleString("en-US")}× the base fee (${event.baseFee} wei), ${event.factor}× ${event.reference} wei (the highest cap pending or quoted); ${event.strandedInPool} of ${event.pooled} pooled wallet transactions underpriced`;

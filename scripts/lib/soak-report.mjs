@@ -5,7 +5,7 @@ import os from "node:os";
 import { countBy } from "./claims-runs.mjs";
 import { markdownTable, row } from "./bench-report.mjs";
 import { percentile } from "./load.mjs";
-import { formatTimeline } from "./soak-evidence.mjs";
+import { formatTimeline, nonceHistory } from "./soak-evidence.mjs";
 import { describe } from "./soak-faults.mjs";
 
 export const HEADER = ["figure", "value", "unit", "expected", "ratio", "target", "result"];
@@ -33,7 +33,7 @@ export function soakRows({ settings, results, timing, verdict: v, proxy, events,
     zero("lost: predicted token not its recipient's and transaction not confirmed", v.counts.lost),
     zero("accepted, recipient holds no token on chain", v.counts.noToken),
     zero("duplicated: recipient got > 1 mint transaction or balanceOf > 1", v.counts.duplicated),
-    zero("rejected, yet minted to its recipient", v.counts.ghost, "requests"),
+    zero("rejected, yet minted to its recipient (or queued in the pool to be)", v.counts.ghost, "requests"),
     row("claim transactions mined (chain)", v.claimTxsMined, "transactions", { baseline: v.confirmed + v.reverted, target: "= confirmed + reverted", pass: v.claimTxsMined === v.confirmed + v.reverted }),
     row("wallet transactions mined in the run (chain)", v.walletMined, "transactions", {
       baseline: expectedMined,
@@ -86,7 +86,7 @@ export function faultLines({ settings, proxy, events, v }) {
   ];
 }
 
-export function docSection({ settings, source, rows, lines, passed, problems = [], evidenceDir, engineVars, productionVars }) {
+export function docSection({ settings, source, rows, lines, passed, problems = [], stuck = null, evidenceDir, engineVars, productionVars }) {
   const cpu = os.cpus();
   const checks = verdictOf(rows);
   const failed = checks.filter((r) => !r.pass);
@@ -96,10 +96,10 @@ export function docSection({ settings, source, rows, lines, passed, problems = [
     ``,
     `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${settings.N.toLocaleString("en-US")} claims of one token, each to its own new recipient, at concurrency C = ${settings.C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran.${scaled ? ` **Not the default N = ${settings.defaultN.toLocaleString("en-US")}**: ${settings.scaledReason}` : ""}`,
     ``,
-    `- **Stack**: anvil (chain 1868, prague, 1 s interval mining), the devnet contracts, \`wrangler dev\` on a bundle of src/ taken at start${source ? ` (commit ${source.commit}${source.dirtySrcFiles ? ` plus ${source.dirtySrcFiles} uncommitted files under src/ at the time` : ""})` : ""} (local D1, KV, Durable Objects). The Worker's chain RPC URL points at the misbehaving proxy (scripts/lib/rpc-proxy.mjs) in front of anvil; the benchmark's own reads go to anvil directly.`,
+    `- **Stack**: anvil (chain 1868, prague, 1 s interval mining), the devnet contracts, \`wrangler dev\` (local D1, KV, Durable Objects) on a bundle of src/ taken at start${source ? `, from commit ${source.commit}${source.dirtySrcFiles ? ` plus ${source.dirtySrcFiles} files under src/ with uncommitted changes at the time` : ""}` : ""}. The Worker's chain RPC URL points at the misbehaving proxy (scripts/lib/rpc-proxy.mjs) in front of anvil; the benchmark's own reads go to anvil directly.`,
     `- **Engine vars**: wrangler.toml's except ${Object.entries(engineVars).map(([k, val]) => `\`${k}=${val}\` (wrangler.toml: ${productionVars[k] ?? "unset"})`).join(", ")}, so that nothing is failed merely for being slow: a transaction still pending at the settle cap is reported as pending. Unchanged: ${Object.entries(productionVars).filter(([k]) => !(k in engineVars)).map(([k, val]) => `${k}=${val}`).join(", ")}.`,
     `- **Keys**: wrangler.toml limits each key to 3,000 requests a minute. The soak creates ${settings.secretKeys} secret keys and ${settings.apiKeys} API keys for its project and sends claims round-robin over the secret keys (reads over the API keys), so it measures the engine, not the limiter.`,
-    `- **Faults**: the proxy fails ${settings.failProbability * 100} % of all calls and delays ${settings.delayProbability * 100} % of the rest by up to ${settings.maxDelayMs / 1000} s (a higher delay share still finishes but mostly adds latency), from the first claim until nothing is pending; at ${settings.dropsAt.map((a) => `${a * 100} %`).join(" and ")} of the requests, interval mining is paused, two of the wallet's pooled claim transactions are dropped with \`anvil_dropTransaction\` (anvil drops every later nonce of the wallet with them) and mining resumes; at ${settings.spikeAt * 100} % the next block's base fee is set to ${settings.spikeFactor}× the highest fee cap pending or quoted (on this idle devnet the base fee has decayed to a few wei while the tip is 1 gwei, so ${settings.spikeFactor}× the base fee alone would strand nothing; the multiple of the base fee is in the fault lines).`,
+    `- **Faults**: the proxy fails ${settings.failProbability * 100} % of all calls and delays ${settings.delayProbability * 100} % of the rest by up to ${settings.maxDelayMs / 1000} s (a higher delay share still finishes but mostly adds latency), from the first claim until nothing is pending; at ${settings.dropsAt.map((a) => `${a * 100} %`).join(" and ")} of the requests (or as soon after as two of the wallet's claim transactions are ready in the pool, not queued behind a gap), interval mining is paused, two of them are dropped with \`anvil_dropTransaction\` (anvil drops every later nonce of the wallet with them) and mining resumes; at ${settings.spikeAt * 100} % the next block's base fee is set to ${settings.spikeFactor}× the highest fee cap pending or quoted (on this idle devnet the base fee has decayed to a few wei while the tip is 1 gwei, so ${settings.spikeFactor}× the base fee alone would strand nothing; the multiple of the base fee is in the fault lines).`,
     `- **Checks**: requests (status, x-request-id, predicted token, transaction id), the API (each accepted claim's transaction by id once nothing is pending, or after a cap of ${settings.settleTimeoutS / 60} min), and the chain read straight from anvil: every block of the run scanned for the wallet's transactions (so a transaction the service never reported is seen), each recipient's \`balanceOf\` and the predicted token's \`ownerOf\`, the wallet's nonces. Lost = the predicted token is not the recipient's and the transaction is not confirmed; duplicated = a recipient got more than one mint transaction or more than one token; a nonce gap = a nonce between the start and end nonce that no mined transaction used, or a transaction stuck in the pool at the end.`,
     `- **Verdict**: ${passed ? "**PASS**" : "**FAIL**"} — ${checks.length - failed.length} of ${checks.length} checks pass${failed.length ? ` (failing: ${failed.map((r) => r.name).join("; ")})` : ""}. Rates and latency are reported, not judged.`,
     ``,
@@ -117,6 +117,23 @@ export function docSection({ settings, source, rows, lines, passed, problems = [
           ``,
         ]
       : []),
+    ...(stuck ? [`At the end the wallet's transactions wait behind a nonce nothing holds (t in ms since the proxy started):`, ``, "```", stuck, "```", ``] : []),
     `Evidence of the last run (every request with its x-request-id, transaction id, hash and token; the API's transactions; the chain's wallet transactions; proxy stats; the wrangler log) is written to \`${evidenceDir}\` (git-ignored). Written by scripts/bench-soak.mjs; do not edit by hand.`,
   ].join("\n");
+}
+
+/** The history of the nonce the wallet is stuck at, when something is left in the pool. */
+export const stuckNonce = (v, evidence) => (v.nonces.stuckInPool ? nonceHistory({ nonce: v.nonces.end, pooled: v.pooledTransactions, ...evidence }) : null);
+
+/** The console's account of what went wrong: examples per kind, nonce anomalies, timelines. */
+export function printFindings(v, problems, claimsBeganAt, stuck) {
+  for (const [kind, examples] of Object.entries(v.examples)) {
+    if (examples.length && kind !== "predictionMiss") console.log(`\n${kind} (${v.counts[kind]}), first ${examples.length}:\n${examples.map((e) => `  ${JSON.stringify(e)}`).join("\n")}`);
+  }
+  if (v.missingNonces.length || v.reusedNonces.length || v.others.length || v.strangers.length) {
+    console.log(`\nnonces unused: ${v.missingNonces.slice(0, 20).join(", ")}; reused: ${v.reusedNonces.slice(0, 20).join(", ")}; other transactions: ${JSON.stringify(v.others.slice(0, 10))}; mints to unknown recipients: ${JSON.stringify(v.strangers.slice(0, 10))}`);
+  }
+  if (problems.length) console.log(`\nTimelines of the first ${Math.min(6, problems.length)} of ${problems.length} problem claims (t = ms since the proxy started; claims began at ${claimsBeganAt} ms):`);
+  for (const p of problems.slice(0, 6)) console.log(formatTimeline(p));
+  if (stuck) console.log(`\nThe wallet is stuck behind ${stuck.split("\n")[0].replace(":", "")}, whose history is:\n${stuck}`);
 }

@@ -47,9 +47,17 @@ export function roundRobinClient(baseUrl, { secretKeys, apiKeys }) {
 /** One claim of one token to recipients[i], with what the evidence needs when it goes wrong. */
 export function soakClaimSender(client, contractAddress, recipients) {
   return async (i) => {
-    const { status, body, requestId } = await client.post("/v1/project-wallet/drops/claim", { contractAddress, recipientAddress: recipients[i], quantity: 1 });
+    let answer;
+    try {
+      answer = await client.post("/v1/project-wallet/drops/claim", { contractAddress, recipientAddress: recipients[i], quantity: 1 });
+    } catch (error) {
+      // No answer at all (wrangler dev gone, connection refused): a rejection the client saw.
+      return { ok: false, status: "no answer", requestId: null, recipient: recipients[i], error: "fetch failed", message: error.cause?.code ?? error.message };
+    }
+    const { status, body, requestId } = answer;
     const base = { status, requestId, recipient: recipients[i] };
-    if (status !== 201) return { ok: false, ...base, error: body?.error?.code ?? String(body).slice(0, 80), message: body?.error?.message ?? null };
+    // A non-JSON answer (wrangler's own 503 page) is labelled by its first sentence.
+    if (status !== 201) return { ok: false, ...base, error: body?.error?.code ?? String(body).split(/(?<=\.)\s/)[0].slice(0, 80), message: body?.error?.message ?? null };
     return { ok: true, ...base, tokenId: body.assets[0].tokenId, transactionId: body.transactions[0].id, hash: body.transactions[0].transactionHash };
   };
 }

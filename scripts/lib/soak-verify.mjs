@@ -3,7 +3,7 @@
 // only, so "which transactions minted to this recipient" answers loss and duplication without
 // trusting any hash or token id the service reported. Counts come with examples (request id,
 // transaction id, hashes, nonces) so a failure can be chased in the wrangler log.
-import { holdings, totalMinted, walletNonces, walletTransactions } from "./soak-chain.mjs";
+import { holdings, totalMinted, walletNonces, walletPool, walletTransactions } from "./soak-chain.mjs";
 
 const EXAMPLES = 10;
 
@@ -14,10 +14,11 @@ const EXAMPLES = 10;
 export async function verifySoak({ rpcUrl, wallet, contract, results, apiTxs, before }) {
   const accepted = results.filter((r) => r.ok);
   const rejected = results.filter((r) => !r.ok);
-  const [{ transactions: mined }, nonces, mintedAfter] = await Promise.all([
+  const [{ transactions: mined, baseFees }, nonces, mintedAfter, pooled] = await Promise.all([
     walletTransactions({ rpcUrl, wallet, contract, fromBlock: before.block + 1 }),
     walletNonces(rpcUrl, wallet),
     totalMinted(rpcUrl, contract),
+    walletPool(rpcUrl, wallet, contract),
   ]);
 
   // Nonces: every nonce before.nonce..latest-1 used by exactly one mined wallet transaction.
@@ -71,10 +72,17 @@ export async function verifySoak({ rpcUrl, wallet, contract, results, apiTxs, be
     if (good.length === 1 && api.transactionHash?.toLowerCase() !== good[0].hash.toLowerCase()) problems.hashMismatch.push(evidence);
     if (!ownsPrediction && balance >= 1) problems.predictionMiss.push(evidence);
   }
+  // A rejected request's transaction still in the pool will mint once the nonces below it are
+  // mined: a ghost in waiting, counted with the ghosts already mined.
+  const pooledFor = new Map();
+  for (const tx of pooled.filter((t) => t.kind === "claim")) pooledFor.set(tx.recipient, [...(pooledFor.get(tx.recipient) ?? []), tx]);
   for (const r of rejected) {
     const txs = byRecipient.get(r.recipient.toLowerCase()) ?? [];
+    const waiting = pooledFor.get(r.recipient.toLowerCase()) ?? [];
     const { balance } = heldOf.get(r.i);
-    if (txs.length || balance) problems.ghost.push({ i: r.i, requestId: r.requestId, status: r.status, error: r.error, recipient: r.recipient, balance, mined: txs.map((tx) => ({ hash: tx.hash, nonce: tx.nonce })) });
+    if (txs.length || balance || waiting.length) {
+      problems.ghost.push({ i: r.i, requestId: r.requestId, status: r.status, error: r.error, message: r.message, recipient: r.recipient, balance, mined: txs.map((tx) => ({ hash: tx.hash, nonce: tx.nonce })), inPool: waiting.map((tx) => ({ hash: tx.hash, nonce: tx.nonce, section: tx.section })) });
+    }
   }
 
   // Fills: the watcher's (its record ends `failed`, with the fill's hash) or the sequencer's own
@@ -111,5 +119,7 @@ export async function verifySoak({ rpcUrl, wallet, contract, results, apiTxs, be
     /** Every problem in full and every mined wallet transaction: for the evidence file, not the console. */
     all: problems,
     minedTransactions: mined,
+    pooledTransactions: pooled,
+    baseFees,
   };
 }
