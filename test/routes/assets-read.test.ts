@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { padPrice, seedAsset, seedCollection, seedListing, seedOwnership, setBestListing, uniqueAddress } from "../fixtures/seed";
 import { call, expectEnvelope } from "../helpers/http";
@@ -84,6 +85,30 @@ describe("GET /v1/assets/explore", () => {
     expect(ids((await explore(`ownerAddress=${holder.toUpperCase().replace("0X", "0x")}`)).body)).toEqual(["12"]);
     expect(ids((await explore(`search=SLEEPY%20cat`)).body)).toEqual(["12", "11"]);
     expect(ids((await explore(`search=%25`)).body)).toEqual([]);
+  });
+
+  it("searches names by substring: 3+ characters through the trigram index, shorter terms by LIKE, query syntax as plain text", async () => {
+    const quoted = await seedCollection({ name: "Quoted" });
+    const asset = await seedAsset(quoted, "1", { name: 'The "Best" 100% Cat_', nameLower: 'the "best" 100% cat_' });
+    const inQuoted = (term: string) => explore(`contractAddress=${quoted.contractAddress}&search=${encodeURIComponent(term)}`);
+    // Inside words and across the space, in both indexes' cases.
+    expect(ids((await explore(`search=${encodeURIComponent("EEPY C")}`)).body)).toEqual(["12", "11"]);
+    expect(ids((await explore(`search=${encodeURIComponent("at 1")}`)).body)).toEqual(["12", "11"]);
+    expect(ids((await explore(`search=pe&contractAddress=${verified.contractAddress}`)).body)).toEqual(["4", "3", "2", "1"]);
+    expect((await explore(`search=${encodeURIComponent("cat 12")}`)).body.pagination.total).toBe(1);
+    // Quotes, LIKE wildcards and FTS operators are matched as the characters they are.
+    for (const term of ['"best"', "100%", "cat_", '"', "%", "_"]) expect(ids((await inQuoted(term)).body), term).toEqual(["1"]);
+    for (const term of ["best OR nothing", "NEAR(best cat)", "best*", "cat AND best", "^the", "100_"]) {
+      const answer = await inQuoted(term);
+      expect(answer.status, term).toBe(200);
+      expect(ids(answer.body), term).toEqual([]);
+    }
+    // The index, kept by the insert trigger, is what answers 3+ characters; LIKE the rest.
+    const indexed = () => env.DB.prepare("select count(*) as n from assets_search where asset_id = ?").bind(asset.id).first<{ n: number }>();
+    expect((await indexed())?.n).toBe(1);
+    await env.DB.prepare("delete from assets_search where asset_id = ?").bind(asset.id).run();
+    expect(ids((await inQuoted("best")).body)).toEqual([]);
+    expect(ids((await inQuoted("be")).body)).toEqual(["1"]);
   });
 
   it("sorts by price (listed first) and by age", async () => {

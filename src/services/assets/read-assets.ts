@@ -21,15 +21,24 @@ export interface ExploreQuery {
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** The trigram index (migration 0005) answers terms of 3+ characters; shorter ones scan with LIKE. */
+const TRIGRAM = 3;
+
+/** Substring match on the lower-cased name. */
+function nameContains(term: string): SQL {
+  if ([...term].length < TRIGRAM) return sql`${assets.nameLower} like ${`%${escapeLike(term)}%`} escape '\\'`;
+  // An FTS5 string in double quotes (quotes doubled) is one phrase: no operators, no syntax errors.
+  const phrase = `"${term.replaceAll('"', '""')}"`;
+  return sql`${assets.id} in (select asset_id from assets_search where assets_search match ${phrase})`;
+}
+
 function whereOf(query: ExploreQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
     query.chainId === undefined ? undefined : eq(assets.chainId, query.chainId),
     query.contractAddress === undefined ? undefined : eq(assets.contractAddress, query.contractAddress),
     query.isVerified === undefined ? undefined : eq(assets.isVerified, query.isVerified),
     query.hasListings === undefined ? undefined : query.hasListings ? isNotNull(assets.bestPriceSort) : isNull(assets.bestPriceSort),
-    query.search === undefined
-      ? undefined
-      : sql`${assets.nameLower} like ${`%${escapeLike(query.search.toLowerCase())}%`} escape '\\'`,
+    query.search === undefined ? undefined : nameContains(query.search.toLowerCase()),
     query.ownerAddress === undefined
       ? undefined
       : sql`(${assets.chainId}, ${assets.contractAddress}, ${assets.tokenId}) in (
