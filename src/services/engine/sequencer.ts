@@ -230,12 +230,7 @@ export class SequencerCore {
    * supply back. Receipts stay authoritative for D1 either way.
    */
   async settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void> {
-    if (nextTokenIdAfter === null) return this.releaseIds(contract, nonce);
-    const stored = await this.storage.get<StoredBook>(reservationKey(contract));
-    if (!stored) return;
-    const book = upgradeBook(stored);
-    anchorAt(book, nonce, nextTokenIdAfter);
-    await this.storage.put(reservationKey(contract), book);
+    await this.updateBook(contract, (book) => (nextTokenIdAfter === null ? release(book, nonce) : anchorAt(book, nonce, nextTokenIdAfter)));
   }
 
   /** Alarm: a released nonce nobody reused is filled so later transactions are not stuck. */
@@ -270,12 +265,16 @@ export class SequencerCore {
     return first;
   }
 
-  /** Reads the stored book afresh: other requests may have reserved since this one did. */
-  private async releaseIds(contract: string, nonce: number): Promise<void> {
+  private releaseIds(contract: string, nonce: number): Promise<void> {
+    return this.updateBook(contract, (book) => release(book, nonce));
+  }
+
+  /** Reads the stored book afresh (other requests may have reserved since), changes it, stores it. */
+  private async updateBook(contract: string, change: (book: ReservationBook) => void): Promise<void> {
     const stored = await this.storage.get<StoredBook>(reservationKey(contract));
     if (!stored) return;
     const book = upgradeBook(stored);
-    release(book, nonce);
+    change(book);
     await this.storage.put(reservationKey(contract), book);
   }
 
