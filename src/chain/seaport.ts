@@ -15,42 +15,14 @@ import {
 } from "viem";
 import { seaportAbi } from "./artifacts/seaport";
 import { publicClient } from "./client";
+import { SEAPORT_EIP712_TYPES } from "./seaport-types";
 
 export const ITEM_TYPE = { NATIVE: 0, ERC20: 1, ERC721: 2, ERC1155: 3 } as const;
 export const ORDER_TYPE = { FULL_OPEN: 0, PARTIAL_OPEN: 1 } as const;
 export const ZERO_BYTES32 = `0x${"00".repeat(32)}` as const;
 const EIP1271_MAGIC = "0x1626ba7e";
 
-export const SEAPORT_EIP712_TYPES = {
-  OrderComponents: [
-    { name: "offerer", type: "address" },
-    { name: "zone", type: "address" },
-    { name: "offer", type: "OfferItem[]" },
-    { name: "consideration", type: "ConsiderationItem[]" },
-    { name: "orderType", type: "uint8" },
-    { name: "startTime", type: "uint256" },
-    { name: "endTime", type: "uint256" },
-    { name: "zoneHash", type: "bytes32" },
-    { name: "salt", type: "uint256" },
-    { name: "conduitKey", type: "bytes32" },
-    { name: "counter", type: "uint256" },
-  ],
-  OfferItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-  ],
-  ConsiderationItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-    { name: "recipient", type: "address" },
-  ],
-} as const;
+export { SEAPORT_EIP712_TYPES };
 
 /** OrderComponents with integers as decimal strings and lower-case addresses (how D1 keeps them). */
 export interface OrderItemJson {

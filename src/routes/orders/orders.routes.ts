@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { SEAPORT_EIP712_TYPES } from "../../chain/seaport-types";
 import { anyKey } from "../../lib/auth";
 import { idempotency } from "../../lib/idempotency";
 import { AddressInput, ChainIdBody, PositiveUintString, Hex, IsoDateTime, jsonBody, jsonContent, operationErrors, READ_SECURITY, UintString } from "../../schemas/common";
@@ -81,40 +82,9 @@ const exampleOrder: z.input<typeof OrderSchema> = {
   updatedAt: EXAMPLE.createdAt,
 };
 
-const typedDataTypes = {
-  OrderComponents: [
-    { name: "offerer", type: "address" },
-    { name: "zone", type: "address" },
-    { name: "offer", type: "OfferItem[]" },
-    { name: "consideration", type: "ConsiderationItem[]" },
-    { name: "orderType", type: "uint8" },
-    { name: "startTime", type: "uint256" },
-    { name: "endTime", type: "uint256" },
-    { name: "zoneHash", type: "bytes32" },
-    { name: "salt", type: "uint256" },
-    { name: "conduitKey", type: "bytes32" },
-    { name: "counter", type: "uint256" },
-  ],
-  OfferItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-  ],
-  ConsiderationItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-    { name: "recipient", type: "address" },
-  ],
-};
-
 const exampleTypedData = {
   domain: { name: "Seaport", version: "1.6", chainId: 1868, verifyingContract: EXAMPLE.seaportAddress },
-  types: typedDataTypes,
+  types: SEAPORT_EIP712_TYPES,
   primaryType: "OrderComponents",
   message: exampleComponents,
 };
