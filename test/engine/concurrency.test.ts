@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { chainClient, fund, ownerOf, waitForTransaction } from "../helpers/chain";
+import { chainClient, ownerOf, waitForTransaction } from "../helpers/chain";
+import { deployConfirmedDrop } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 
@@ -10,13 +11,7 @@ const CLAIMS = 50;
 describe("concurrent claims", () => {
   it(`${CLAIMS} simultaneous claims get ${CLAIMS} consecutive nonces, the predicted ids, and all confirm`, async () => {
     const project = await createTestProject("Burst");
-    await fund(project.walletAddress);
-    const deployed = await call("/v1/project-wallet/drops/deploy", {
-      secretKey: project.secretKey,
-      body: { name: "Burst", metadataStorageType: "self-hosted", baseUri: "https://example.com/b/" },
-    });
-    await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
-    const contract = deployed.body.drop.contractAddress as string;
+    const contract = (await deployConfirmedDrop(project, { name: "Burst", metadataStorageType: "self-hosted", baseUri: "https://example.com/b/" })).contractAddress;
     const nonceBefore = await chainClient().getTransactionCount({ address: project.walletAddress as Address });
 
     // A distinct recipient per claim shows each predicted id went to the right request.

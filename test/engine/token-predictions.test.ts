@@ -5,7 +5,8 @@ import { encodeFunctionData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
-import { fund, ownerOf, waitForTransaction } from "../helpers/chain";
+import { ownerOf, waitForTransaction } from "../helpers/chain";
+import { deployConfirmedDrop } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { fundedAccount, nextBlock } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -28,14 +29,7 @@ async function claimAndSettle(recipient: string) {
 
 beforeAll(async () => {
   project = await createTestProject("Predictions");
-  await fund(project.walletAddress);
-  const deployed = await call("/v1/project-wallet/drops/deploy", {
-    secretKey: project.secretKey,
-    body: { name: "Predicted", metadataStorageType: "self-hosted", baseUri: "https://example.com/p/" },
-  });
-  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
-  contract = deployed.body.drop.contractAddress;
-  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+  contract = (await deployConfirmedDrop(project, { name: "Predicted", metadataStorageType: "self-hosted", baseUri: "https://example.com/p/" })).contractAddress;
 });
 
 describe("predicted token ids", () => {

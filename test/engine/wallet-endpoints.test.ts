@@ -4,6 +4,7 @@ import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
 import { ETHER, chainClient, fund, waitForTransaction } from "../helpers/chain";
 import { freshWallet } from "../helpers/wallets";
+import { deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
@@ -15,15 +16,8 @@ const recipient = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
 beforeAll(async () => {
   project = await createTestProject("Wallet endpoints");
   stranger = await createTestProject("Stranger");
-  await fund(project.walletAddress);
   await fund(stranger.walletAddress);
-  const deployed = await call("/v1/project-wallet/drops/deploy", {
-    secretKey: project.secretKey,
-    body: { name: "Capped", metadataStorageType: "s3", defaultTokenMetadata: { name: "Capped" }, totalSupply: 5 },
-  });
-  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
-  drop = deployed.body.drop;
-  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+  drop = await deployConfirmedDrop(project, { name: "Capped", metadataStorageType: "s3", defaultTokenMetadata: { name: "Capped" }, totalSupply: 5 });
 });
 
 describe("claim", () => {

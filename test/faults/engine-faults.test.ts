@@ -7,7 +7,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { watcherStub } from "../../src/durable-objects/stubs";
 import type { WatchedTransaction } from "../../src/services/engine/types";
-import { chainClient, dropReadAbi, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { deployConfirmedDrop } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
@@ -50,14 +51,7 @@ async function survivesFault(rules: unknown[]) {
 
 beforeAll(async () => {
   project = await createTestProject("Faults");
-  await fund(project.walletAddress);
-  const deployed = await call("/v1/project-wallet/drops/deploy", {
-    secretKey: project.secretKey,
-    body: { name: "Fault drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/t/" },
-  });
-  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
-  contract = deployed.body.drop.contractAddress;
-  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+  contract = (await deployConfirmedDrop(project, { name: "Fault drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/t/" })).contractAddress;
 });
 
 afterEach(async () => {

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseAbi, type Address } from "viem";
-import { chainClient, ETHER, fund, waitForTransaction } from "../helpers/chain";
+import { chainClient, ETHER, waitForTransaction } from "../helpers/chain";
+import { deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { listingComponents, seaportJsList, viemSignOrder } from "../helpers/seaport";
@@ -31,13 +32,7 @@ const submit = (body: unknown) => call("/v1/orders", { apiKey: project.apiKey, b
 beforeAll(async () => {
   seaport = chains()["1868"]!.seaportAddress;
   project = await createTestProject("Market");
-  await fund(project.walletAddress);
-  const deployed = await call("/v1/project-wallet/drops/deploy", {
-    secretKey: project.secretKey,
-    body: { name: "Market drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/m/", creatorFeeBps: 500 },
-  });
-  drop = deployed.body.drop;
-  await waitForTransaction(deployed.body.transactions[0].id, project.apiKey);
+  drop = await deployConfirmedDrop(project, { name: "Market drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/m/", creatorFeeBps: 500 });
   [seller, seller2] = await Promise.all([freshWallet(), freshWallet()]);
   await claimTo(seller.address, 4); // tokens 1-4
   await claimTo(seller2.address, 2); // tokens 5-6

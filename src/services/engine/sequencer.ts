@@ -15,10 +15,8 @@ import { serviceContext } from "../context";
 import { transactionView } from "../transactions/transaction-view";
 import { bumpedFees, engineConfig } from "./config";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
-import { anchorAt, openBook, release, reserve, reservedCount, upgradeBook, type ReservationBook } from "./token-reservations";
+import { anchorAt, openBook, release, reserve, reservedCount, upgradeBook, type ReservationBook, type StoredBook } from "./token-reservations";
 import type { MintReservation, RevertAbi, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
-
-type StoredBook = Parameters<typeof upgradeBook>[0];
 
 export interface WatcherPort {
   track(record: WatchedTransaction): Promise<void>;

@@ -19,11 +19,14 @@ interface CounterBook {
   reserved: number;
 }
 
+/** What `reservation:<contract>` may hold: the current book or the older counter. */
+export type StoredBook = ReservationBook | CounterBook;
+
 export function openBook(chainNextTokenId: number): ReservationBook {
   return { anchor: { nonce: -1, nextTokenId: chainNextTokenId }, unconfirmed: {} };
 }
 
-export function upgradeBook(stored: ReservationBook | CounterBook): ReservationBook {
+export function upgradeBook(stored: StoredBook): ReservationBook {
   if ("anchor" in stored) return stored;
   return { anchor: { nonce: -1, nextTokenId: stored.nextTokenId }, unconfirmed: {} };
 }
