@@ -1,7 +1,7 @@
 // npm run bench:claims — project-wallet claim throughput against a raw wallet on the same chain.
 // Starts its own stack (anvil, devnet contracts, local D1, `wrangler dev` on a bundle of src/
-// taken at start; state and secrets in a temp dir, so a developer's .dev.vars and .dev/state
-// are never touched), then:
+// taken at start, its DevTools inspector detached: scripts/lib/wrangler-devtools.mjs; state and
+// secrets in a temp dir, so a developer's .dev.vars and .dev/state are never touched), then:
 //   service  N claims at concurrency C through POST /v1/project-wallet/drops/claim, then waits
 //            until none is pending;
 //   raw      N pre-signed mintTo transactions from a plain key (the minter of its own drop) sent
@@ -11,7 +11,8 @@
 // bench/results/claims.json and the claims section of docs/benchmarks.md.
 // Options: --claims N (or CLAIMS, default 500), --concurrency C (or CONCURRENCY, default 16),
 // --gas-limit G (anvil block gas limit for both runs, or GAS_LIMIT), --timeout S (confirmation
-// wait, default 300), --profile (where a claim's time goes: scripts/lib/claims-profile.mjs).
+// wait, default 300), --devtools (keep wrangler dev's inspector attached, as `npm run dev` has
+// it), --profile (where a claim's time goes: scripts/lib/claims-profile.mjs).
 // wrangler.toml's per-key rate limit ([[ratelimits]]) applies: claims beyond it in a minute are
 // 429s and show up as failed requests.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -31,6 +32,7 @@ const { values: opts } = parseArgs({
     "gas-limit": { type: "string", default: process.env.GAS_LIMIT },
     timeout: { type: "string", default: "300" },
     profile: { type: "boolean", default: false },
+    devtools: { type: "boolean", default: false },
   },
 });
 const N = Number(opts.claims);
@@ -57,10 +59,10 @@ process.on("SIGTERM", () => shutdown(143));
 const step = stepPrinter();
 
 /** A service on `chain` with a funded project and its drop deployed and confirmed. */
-async function serviceWithDrop(chain, name, { runner, serviceRpcUrl } = {}) {
+async function serviceWithDrop(chain, name, { devtools = opts.devtools, serviceRpcUrl } = {}) {
   const service = await startService({
     ...chain,
-    runner,
+    devtools,
     serviceRpcUrl,
     persistDir: path.join(tmp, `${name}-state`),
     secretsFile: path.join(tmp, `${name}-secrets.env`),
@@ -135,7 +137,7 @@ function docSection(rows, lines) {
   return [
     `## Claims throughput (npm run bench:claims)`,
     ``,
-    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${N} claims of one token, concurrency C = ${C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran (the "other processes" row). One anvil (chain 1868, prague, 1 s blocks, ${GAS_LIMIT ? `block gas limit ${GAS_LIMIT}, raised for both runs` : "default 30M block gas limit"}) serves both runs. The service runs under \`wrangler dev\` (local D1 and Durable Objects, wrangler.toml's engine settings) on a bundle of src/ taken at start.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${N} claims of one token, concurrency C = ${C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran (the "other processes" row). One anvil (chain 1868, prague, 1 s blocks, ${GAS_LIMIT ? `block gas limit ${GAS_LIMIT}, raised for both runs` : "default 30M block gas limit"}) serves both runs. The service runs under \`wrangler dev\` (local D1 and Durable Objects, wrangler.toml's engine settings) on a bundle of src/ taken at start, ${opts.devtools ? "its DevTools inspector attached (\`--devtools\`, as \`npm run dev\` runs it)" : "its DevTools inspector detached (scripts/lib/wrangler-devtools.mjs; \`--devtools\` keeps it attached, and the profile below measures both)"}.`,
     ``,
     `- **service**: \`POST /v1/project-wallet/drops/claim\`, each to a distinct new wallet; accepted = 201. Then \`GET /v1/transactions?status=pending\` is polled every ${SETTINGS.pollMs} ms until none is pending.`,
     `- **raw**: a plain key, the minter of its own drop from the same DropFactory, sends ${N} \`mintTo(recipient, 1)\` signed before timing (nonces n…n+N−1, the service's ${GAS_BUFFER_PERCENT} % gas buffer and 2 × base fee + tip pricing) with \`eth_sendRawTransaction\` at the same concurrency; confirmed when its latest nonce reaches n+N (polled every ${SETTINGS.pollMs} ms).`,

@@ -4,7 +4,9 @@
 // equivalent SQL on the very database file wrangler served. Prints a table, writes
 // bench/results/reads.json and the reads section of docs/benchmarks.md.
 // Options: --assets N (default 100000), --requests N per case (2000), --seconds S per case cap
-// (20), --keep (leave the state dir), --no-write (print only: for trial runs).
+// (20), --keep (leave the state dir), --no-write (print only: for trial runs), --devtools (keep
+// wrangler dev's DevTools inspector attached, as `npm run dev` has it; detached by default:
+// scripts/lib/wrangler-devtools.mjs).
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -28,6 +30,7 @@ const { values: opts } = parseArgs({
     seconds: { type: "string", default: "20" },
     keep: { type: "boolean", default: false },
     "no-write": { type: "boolean", default: false },
+    devtools: { type: "boolean", default: false },
   },
 });
 const CONCURRENCY = 16;
@@ -95,7 +98,7 @@ async function main() {
   const loadAvg = [os.loadavg()[0]];
 
   const bundle = await timed("Bundling the Worker (wrangler deploy --dry-run)", () => bundleWorker(stateDir));
-  service = await timed("Starting wrangler dev", () => startWranglerDev({ persistDir: stateDir, bundle, vars }));
+  service = await timed("Starting wrangler dev", () => startWranglerDev({ persistDir: stateDir, bundle, vars, devtools: opts.devtools }));
   // One page of every case, kept to compare with the direct SQL once wrangler has stopped.
   const samples = [];
   for (const testCase of cases) {
@@ -127,7 +130,7 @@ async function main() {
     const whatIf = await timed("What if: candidate indexes and query shapes on a copy of the database", () =>
       runWhatIf(sqliteFile, path.join(stateDir, "whatif.sqlite")),
     );
-    report({ results, dataset, mismatches, whatIf, loadAvg, concurrency: CONCURRENCY, write: !opts["no-write"] });
+    report({ results, dataset, mismatches, whatIf, loadAvg, concurrency: CONCURRENCY, devtools: opts.devtools, write: !opts["no-write"] });
   } finally {
     floor.close();
   }

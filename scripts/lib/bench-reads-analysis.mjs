@@ -33,8 +33,10 @@ export function analysis(rows, whatIf) {
    ${f(plain.direct?.sequential.p50)} ms instead of ${f(plain.sequential?.p50)} ms. wrangler's Node
    process burns ${f(probe.cpu?.wrangler)} ms of CPU per request without a D1 query and
    ${f(asset.cpu?.wrangler)} ms with one: each request's log line goes through Node (and is appended
-   to wrangler's debug log file), and wrangler dev keeps its DevTools inspector attached, which
-   reports every subrequest, each D1 query included, to Node too. None of this runs in production.
+   to wrangler's debug log file). With its DevTools inspector attached (\`npm run dev\`, or this
+   benchmark with \`--devtools\`) every subrequest, each D1 query included, is reported to Node
+   too: single-asset p95 was 63.5 ms attached (2026-11-21) against 37–55 ms detached in two
+   runs on 2026-11-22, explore p95 138–233 ms against 78–263 ms. None of this runs in production.
 3. **Worker and local D1 overhead.** Even on workerd directly a single asset costs
    ${f(asset.direct?.cpu?.workerd)} ms of workerd CPU for a ${f(asset.floor?.p50, 3)} ms query, and
    explore without filter ${f(plain.direct?.cpu?.workerd)} ms for ${f(plain.floor?.p50)} ms of SQL: well

@@ -47,7 +47,7 @@ function version(pkg) {
   }
 }
 
-export function report({ results, dataset, mismatches, whatIf, loadAvg, concurrency, write }) {
+export function report({ results, dataset, mismatches, whatIf, loadAvg, concurrency, devtools, write }) {
   // `loaded` / `sequential`: wrangler dev at concurrency 16 / 1, the figures the targets judge.
   const rows = results.map((r) => ({ ...r, ...r.wrangler, ...judge(r) }));
   const header = ["case", "n", "p50", "p95", "p99", "req/s", "c=1 p50", "direct p95", "SQL p50", "SQL p95", "SQL p99", "SQL q/s", "p95 ratio", "result"];
@@ -81,12 +81,12 @@ export function report({ results, dataset, mismatches, whatIf, loadAvg, concurre
   });
   mkdirSync(path.join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(path.join(ROOT, "bench/results/reads.json"), `${JSON.stringify(json, null, 2)}\n`);
-  writeDoc(section(rows, dataset, mismatches, whatIf, loadAvg, concurrency));
+  writeDoc(section(rows, dataset, mismatches, whatIf, loadAvg, concurrency, devtools));
 }
 
 const round = (v) => (v == null || !Number.isFinite(v) ? null : Math.round(v * 1000) / 1000);
 
-function section(rows, dataset, mismatches, whatIf, loadAvg, concurrency) {
+function section(rows, dataset, mismatches, whatIf, loadAvg, concurrency, devtools) {
   const c = dataset.counts;
   const cpu = os.cpus();
   const judged = rows.filter((r) => r.pass !== undefined);
@@ -98,7 +98,7 @@ function section(rows, dataset, mismatches, whatIf, loadAvg, concurrency) {
     `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "?"}), Node ${process.version}, wrangler ${version("wrangler")}, better-sqlite3 ${version("better-sqlite3")}. 1-minute load average ${loadAvg.map((v) => v.toFixed(1)).join(" → ")} (start → end of the HTTP runs; anything else running on the machine shares its cores). Written by scripts/bench-reads.mjs; do not edit by hand.`,
     "",
     `- **Dataset**: ${c.assets.toLocaleString("en-US")} ERC721 assets in ${c.collections} collections (power-law sizes, a quarter on chain 1946, ${dataset.collections.filter((x) => x.isVerified).length} verified), ${c.ownerships.toLocaleString("en-US")} ownerships over ${dataset.owners.toLocaleString("en-US")} owners, ${c.orders.toLocaleString("en-US")} orders: ${c.activeOrders.toLocaleString("en-US")} active on ${c.listedAssets.toLocaleString("en-US")} listed assets (${((100 * c.listedAssets) / c.assets).toFixed(0)} %; up to 5 per asset, 1 % of best listings expired but not yet swept) and the rest filled/cancelled/expired. Seeded straight into the D1 SQLite file wrangler persisted after \`wrangler d1 migrations apply --local\`; no ANALYZE (neither does a migrated D1).`,
-    `- **Service**: \`wrangler dev\` on that state; requests rotate over ${dataset.apiKeys.length} API keys of one project (auth through the key cache, isolate memory then KV; the per-key rate limiter on every request, never reaching its 3,000/min), ${concurrency} concurrent keep-alive connections in a closed loop from a Node client on the same machine; each case warmed up with 100 requests, then up to 2,000 requests or 20 s. Parameters are drawn per request (random token, collection, owner, search term from the collection-name words). Latency = request start → last body byte. The concurrency-1 columns below (200 requests) show latency without queueing.`,
+    `- **Service**: \`wrangler dev\` on that state, ${devtools ? "its DevTools inspector attached (\`--devtools\`, as \`npm run dev\` runs it)" : "its DevTools inspector detached (scripts/lib/wrangler-devtools.mjs; \`--devtools\` keeps it attached)"}; requests rotate over ${dataset.apiKeys.length} API keys of one project (auth through the key cache, isolate memory then KV; the per-key rate limiter on every request, never reaching its 3,000/min), ${concurrency} concurrent keep-alive connections in a closed loop from a Node client on the same machine; each case warmed up with 100 requests, then up to 2,000 requests or 20 s. Parameters are drawn per request (random token, collection, owner, search term from the collection-name words). Latency = request start → last body byte. The concurrency-1 columns below (200 requests) show latency without queueing.`,
     `- **Direct SQL (floor)**: the SQL read-assets.ts makes drizzle send (the count; the page: its ids from the indexes in a subquery, then the LEFT JOINs to collections and the best order for those rows, only the columns the views use), hand-written in scripts/lib/bench-reads-sql.mjs and compared statement by statement with drizzle's output when written, on the same file with better-sqlite3 after wrangler stopped; sequential on one connection (the driver is synchronous), statements prepared once; one request = count + page, which D1 also runs one after the other. Each case's first page and total were checked against the service's answer: ${mismatches.length ? `**${mismatches.length} mismatch(es)**: ${mismatches.join("; ")}` : "identical"}.`,
     `- **Targets**: single asset p95 < 10 ms, explore p95 < 25 ms, and service p95 ≤ 3 × direct-SQL p95. ${judged.filter((r) => r.pass).length} of ${judged.length} cases pass.`,
     "",

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "./anvil.mjs";
+import { wranglerDevEnv } from "./wrangler-devtools.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WRANGLER_BIN = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -74,8 +75,8 @@ export async function bundleWorker(persistDir) {
   return { dir, config };
 }
 
-/** Starts `wrangler dev` on `persistDir` with `vars` (secrets included) passed as --var. */
-export async function startWranglerDev({ persistDir, bundle, vars, timeoutMs = 60_000 }) {
+/** Starts `wrangler dev` on `persistDir` with `vars` (secrets included) passed as --var; `devtools` as scripts/lib/wrangler-devtools.mjs says. */
+export async function startWranglerDev({ persistDir, bundle, vars, devtools, timeoutMs = 60_000 }) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const varArgs = Object.entries(vars).flatMap(([key, value]) => ["--var", `${key}:${value}`]);
@@ -83,7 +84,7 @@ export async function startWranglerDev({ persistDir, bundle, vars, timeoutMs = 6
   const child = spawn(
     process.execPath,
     [WRANGLER_BIN, "dev", "--config", bundle.config, "--no-bundle", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", persistDir, ...varArgs, "--show-interactive-dev-session=false"],
-    { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    { cwd: ROOT, env: wranglerDevEnv(CHILD_ENV, { devtools }), stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   started.add(child);
   let log = "";

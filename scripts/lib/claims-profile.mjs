@@ -1,9 +1,8 @@
 // npm run bench:claims -- --profile: where a claim's time goes. On one chain, the same N claims
 // at concurrency C run twice, each service behind its own counting JSON-RPC proxy
 // (scripts/lib/rpc-proxy.mjs, no fault rules):
-//   wrangler dev    as the benchmark runs it (its devtools inspector attached);
-//   no inspector    the same bundle, runtime and storage through wrangler's unstable_startWorker
-//                   with the inspector off (scripts/lib/start-worker.mjs);
+//   devtools attached  wrangler dev as `npm run dev` runs it;
+//   devtools detached  wrangler dev as the benchmark runs it (scripts/lib/wrangler-devtools.mjs);
 // plus the raw baseline, a 1-at-a-time latency probe per service, CPU per process and RPC calls
 // per claim by method. The proxy adds a hop to every RPC call, so these rates are a little below
 // the benchmark's; the comparison between the two services is like for like. Writes
@@ -16,8 +15,8 @@ import { startRpcProxy } from "./rpc-proxy.mjs";
 
 const PROBE_CLAIMS = 20;
 const RUNNERS = [
-  { runner: "wrangler-dev", label: "wrangler dev" },
-  { runner: "start-worker", label: "no inspector" },
+  { runner: "devtools-attached", label: "devtools attached", devtools: true },
+  { runner: "devtools-detached", label: "devtools detached", devtools: false },
 ];
 // Which part of the engine sends each method (src/services/engine, src/chain/transactions.ts).
 const SENDERS = {
@@ -35,9 +34,9 @@ const SENDERS = {
 const diff = (before = {}, after = {}) => Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] ?? 0)]).filter(([, v]) => v > 0));
 const sum = (o) => Object.values(o).reduce((a, b) => a + b, 0);
 
-async function profileService({ chain, serviceWithDrop, settings, runner, label }) {
+async function profileService({ chain, serviceWithDrop, settings, runner, label, devtools }) {
   const proxy = await startRpcProxy({ target: chain.anvil.url });
-  const s = await serviceWithDrop(chain, runner, { runner, serviceRpcUrl: async () => proxy.url });
+  const s = await serviceWithDrop(chain, runner, { devtools, serviceRpcUrl: async () => proxy.url });
   try {
     console.log(`\n${label}: ${PROBE_CLAIMS} claims one at a time`);
     const probe = await serialProbe({ api: s.api, contract: s.contract, count: PROBE_CLAIMS, tag: `${runner} probe`, pollMs: settings.pollMs, timeoutMs: settings.timeoutMs });
@@ -63,13 +62,13 @@ async function profileService({ chain, serviceWithDrop, settings, runner, label 
 
 export async function runProfile({ chain, serviceWithDrop, settings, cpuLine }) {
   const profiled = {};
-  for (const { runner, label } of RUNNERS) profiled[runner] = { label, ...(await profileService({ chain, serviceWithDrop, settings, runner, label })) };
+  for (const runner of RUNNERS) profiled[runner.runner] = { label: runner.label, ...(await profileService({ chain, serviceWithDrop, settings, ...runner })) };
   console.log(`\nRaw baseline: ${settings.N} pre-signed mintTo at concurrency ${settings.C} straight to anvil`);
   const raw = await rawRun({ chain, count: settings.N, concurrency: settings.C, sampleCpu: cpuSampler({ wranglerPid: -1, anvilPid: chain.anvil.process.pid }), pollMs: settings.pollMs, timeoutMs: settings.timeoutMs, gasBufferPercent: settings.GAS_BUFFER_PERCENT });
 
   const rows = profileRows(profiled, raw);
   const header = ["figure", ...RUNNERS.map((r) => r.label), "raw", "unit"];
-  const cells = rows.map((r) => [r.name, fmt(r.wranglerDev, 2), fmt(r.noInspector, 2), fmt(r.raw, 2), r.unit]);
+  const cells = rows.map((r) => [r.name, fmt(r.attached, 2), fmt(r.detached, 2), fmt(r.raw, 2), r.unit]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   console.log("");
   for (const c of [header, ...cells]) console.log(c.map((v, i) => (i && i < 4 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join("  ").trimEnd());
@@ -86,7 +85,7 @@ export async function runProfile({ chain, serviceWithDrop, settings, cpuLine }) 
     [
       `### Where a claim's time goes (npm run bench:claims -- --profile)`,
       ``,
-      `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, N = ${settings.N}, C = ${settings.C}, ${os.cpus().length} cores. Both services serve the same bundle on one chain, each behind a counting JSON-RPC proxy (one extra local hop per call, so rates sit a little below the benchmark's): **wrangler dev** as the benchmark runs it, and **no inspector**, the same runtime and local storage through wrangler's \`unstable_startWorker\` with the devtools inspector off. RPC calls are per accepted claim over the whole run (requests and confirmation wait); "C=1" is ${PROBE_CLAIMS} claims sent one at a time.`,
+      `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, N = ${settings.N}, C = ${settings.C}, ${os.cpus().length} cores. Both services serve the same bundle on one chain, each behind a counting JSON-RPC proxy (one extra local hop per call, so rates sit a little below the benchmark's): \`wrangler dev\` with its DevTools inspector **attached** (as \`npm run dev\` runs it) and **detached** (as the benchmark runs it; scripts/lib/wrangler-devtools.mjs). RPC calls are per accepted claim over the whole run (requests and confirmation wait); "C=1" is ${PROBE_CLAIMS} claims sent one at a time.`,
       ``,
       `| ${header.join(" | ")} |`,
       `|---|---:|---:|---:|---|`,
@@ -101,13 +100,13 @@ export async function runProfile({ chain, serviceWithDrop, settings, cpuLine }) 
 }
 
 function profileRows(profiled, raw) {
-  const a = profiled["wrangler-dev"];
-  const b = profiled["start-worker"];
+  const a = profiled["devtools-attached"];
+  const b = profiled["devtools-detached"];
   const perClaim = (run, group) => (run.accepted ? ((run.cpu.requests[group] + run.cpu.confirmations[group]) * 1000) / run.accepted : null);
   const rpcTotal = (p) => ({ ...p.rpc.requests, ...Object.fromEntries(Object.entries(p.rpc.confirmations).map(([k, v]) => [k, v + (p.rpc.requests[k] ?? 0)])) });
   const totals = [rpcTotal(a), rpcTotal(b)];
   const methods = [...new Set(totals.flatMap(Object.keys))].sort((x, y) => (totals[0][y] ?? 0) - (totals[0][x] ?? 0));
-  const r = (name, unit, f, rawValue = null) => ({ name, unit, wranglerDev: f(a), noInspector: f(b), raw: rawValue });
+  const r = (name, unit, f, rawValue = null) => ({ name, unit, attached: f(a), detached: f(b), raw: rawValue });
   return [
     r("claims accepted/s", "claims/s", (p) => p.run.acceptedPerSecond, raw.acceptedPerSecond),
     r("claims confirmed/s", "claims/s", (p) => p.run.confirmedPerSecond, raw.confirmedPerSecond),

@@ -13,7 +13,8 @@ export interface ServiceOptions {
   vars?: Record<string, string>;
   inspectorPort?: number;
   snapshotDir?: string;
-  runner?: "wrangler-dev" | "start-worker";
+  /** false detaches wrangler dev's DevTools inspector (scripts/lib/wrangler-devtools.mjs). */
+  devtools?: boolean;
   step?: StepPrinter;
 }
 

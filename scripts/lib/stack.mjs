@@ -11,10 +11,10 @@ import { fileURLToPath } from "node:url";
 import { english, generateMnemonic } from "viem/accounts";
 import { DEVNET_CHAIN_ID, freePort, startAnvil } from "./anvil.mjs";
 import { deployDevnet } from "./devnet.mjs";
+import { wranglerDevEnv } from "./wrangler-devtools.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const WRANGLER_BIN = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-const START_WORKER = path.join(ROOT, "scripts", "lib", "start-worker.mjs");
 const DEFAULT_DEV_VARS = path.join(ROOT, ".dev.vars");
 export const CHILD_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 const ETHER = 10n ** 18n;
@@ -165,8 +165,9 @@ export async function startChain({ anvilOptions = {}, step = silentStep } = {}) 
  *   snapshotDir     bundle the Worker once into this directory and serve that bundle: wrangler
  *                   dev always watches its sources, and a benchmark must not be reloaded mid-run
  *                   by someone editing src/ (npm run dev leaves it unset: live reload is the point)
- *   runner          "wrangler-dev" (default) or "start-worker" (scripts/lib/start-worker.mjs:
- *                   the same runtime without the devtools inspector and without watching)
+ *   devtools        keep wrangler dev's DevTools inspector attached (default true, as `npm run
+ *                   dev` has it); false detaches it (scripts/lib/wrangler-devtools.mjs): the
+ *                   benchmarks measure the service, not the debugger's per-subrequest events
  *   step            progress printer from stepPrinter() (default: silent)
  */
 export async function startService({
@@ -179,7 +180,7 @@ export async function startService({
   vars = {},
   inspectorPort,
   snapshotDir,
-  runner = "wrangler-dev",
+  devtools = true,
   step = silentStep,
 }) {
   rmSync(persistDir, { recursive: true, force: true });
@@ -209,25 +210,21 @@ export async function startService({
   const snapshotConfig = snapshotDir ? await snapshotWorker(snapshotDir, step) : undefined;
   const allVars = { CHAINS: JSON.stringify(chains), PUBLIC_URL: baseUrl, ...vars };
 
-  done = step(runner === "start-worker" ? `Starting the Worker without the devtools inspector on ${baseUrl}` : `Starting wrangler dev on ${baseUrl}`);
-  const args =
-    runner === "start-worker"
-      ? [START_WORKER]
-      : [
-          WRANGLER_BIN, "dev",
-          ...(snapshotConfig ? ["--config", snapshotConfig, "--no-bundle"] : []),
-          "--ip", "127.0.0.1",
-          "--port", String(servicePort),
-          ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
-          "--persist-to", persistDir,
-          ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
-          ...(path.resolve(secretsFile) === DEFAULT_DEV_VARS ? [] : ["--env-file", path.resolve(secretsFile)]),
-          "--show-interactive-dev-session=false",
-        ];
-  const settings = { config: snapshotConfig ?? path.join(ROOT, "wrangler.toml"), noBundle: Boolean(snapshotConfig), envFile: path.resolve(secretsFile), vars: allVars, persistDir, port: servicePort };
+  done = step(`Starting wrangler dev on ${baseUrl}${devtools ? "" : " (devtools detached)"}`);
+  const args = [
+    WRANGLER_BIN, "dev",
+    ...(snapshotConfig ? ["--config", snapshotConfig, "--no-bundle"] : []),
+    "--ip", "127.0.0.1",
+    "--port", String(servicePort),
+    ...(inspectorPort ? ["--inspector-port", String(inspectorPort)] : []),
+    "--persist-to", persistDir,
+    ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
+    ...(path.resolve(secretsFile) === DEFAULT_DEV_VARS ? [] : ["--env-file", path.resolve(secretsFile)]),
+    "--show-interactive-dev-session=false",
+  ];
   const wrangler = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...CHILD_ENV, ...(runner === "start-worker" ? { MINTYARD_START_WORKER: JSON.stringify(settings) } : {}) },
+    env: wranglerDevEnv(CHILD_ENV, { devtools }),
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group, so Ctrl-C can stop wrangler and the workerd it spawns together.
     detached: true,
@@ -254,7 +251,7 @@ export async function startService({
     chains,
     adminToken,
     anvil,
-    /** The service's process (wrangler, or the start-worker runner): the leader of its process group. */
+    /** wrangler's process: the leader of its process group. */
     wrangler,
     /** The last 20 kB it printed (its output is not shown unless the caller pipes it). */
     logTail: () => log,

@@ -60,13 +60,13 @@ describe("dashboard in Chromium", () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), "mintyard-browser-"));
     rmSync(SCREENSHOTS, { recursive: true, force: true });
     mkdirSync(SCREENSHOTS, { recursive: true });
-    // start-worker: the same workerd as wrangler dev, without file watching (others may be
-    // editing src/ meanwhile) and without the devtools inspector. Secrets go to a temporary
-    // file, never to the developer's .dev.vars.
+    // wrangler dev on a bundle taken now (others may be editing src/ meanwhile), its DevTools
+    // detached. Secrets go to a temporary file, never to the developer's .dev.vars.
     stack = await startStack({
       persistDir: path.join(tmp, "state"),
       secretsFile: path.join(tmp, "dev.vars"),
-      runner: "start-worker",
+      snapshotDir: path.join(tmp, "bundle"),
+      devtools: false,
       vars: { ENGINE_POLL_MS: "250", ENGINE_MAX_POLL_MS: "1000" },
     });
     context = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
