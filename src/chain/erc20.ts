@@ -17,3 +17,10 @@ export async function erc20Balance(rpcUrl: string, token: string, owner: string)
 export async function erc20Symbol(rpcUrl: string, token: string): Promise<string> {
   return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "symbol" });
 }
+
+export const encodeErc20Approve = (spender: string, amount: bigint) =>
+  encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender as Address, amount] });
+
+export async function erc20Allowance(rpcUrl: string, token: string, owner: string, spender: string): Promise<bigint> {
+  return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "allowance", args: [owner as Address, spender as Address] });
+}

@@ -287,7 +287,7 @@ export const transactions = sqliteTable(
     chainId: integer("chain_id").notNull(),
     status: text("status", { enum: ["pending", "confirmed", "reverted", "failed"] }).notNull(),
     /** What the transaction does, for side effects on confirmation. */
-    kind: text("kind", { enum: ["deploy", "claim", "mint", "transfer", "buy", "nonce_fill"] }).notNull(),
+    kind: text("kind", { enum: ["deploy", "claim", "mint", "transfer", "buy", "approve", "nonce_fill"] }).notNull(),
     /** The drop id or order hash the transaction acts on. */
     subjectId: text("subject_id"),
     fromAddress: text("from_address").notNull(),

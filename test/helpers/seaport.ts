@@ -10,7 +10,16 @@ export interface SeaportJsOrder {
 }
 
 /** A listing made by seaport-js (Node side, test/fixtures/seaport-js-client.ts). */
-export async function seaportJsList(request: { privateKey: string; token: string; tokenId: string; price: bigint; fees?: { recipient: string; amount: bigint }[]; endTime?: number }) {
+export async function seaportJsList(request: {
+  privateKey: string;
+  token: string;
+  tokenId: string;
+  price: bigint;
+  fees?: { recipient: string; amount: bigint }[];
+  endTime?: number;
+  /** An ERC20 the price is paid in (native currency when absent). */
+  currency?: string;
+}) {
   const response = await fetch(`${env.SEAPORT_CLIENT_URL}/list`, {
     method: "POST",
     body: JSON.stringify({

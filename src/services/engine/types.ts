@@ -1,7 +1,7 @@
 import type { ErrorCode, ErrorDetail } from "../../lib/errors";
 import type { TransactionView } from "../transactions/transaction-view";
 
-export type TxKind = "deploy" | "claim" | "mint" | "transfer" | "buy" | "nonce_fill";
+export type TxKind = "deploy" | "claim" | "mint" | "transfer" | "buy" | "approve" | "nonce_fill";
 
 /** Which ABI decodes a revert of this transaction's simulation. */
 export type RevertAbi = "drop" | "factory" | "erc20" | "seaport" | "none";
@@ -33,7 +33,7 @@ export interface TxIntent {
   metadata: string | null;
   payload: string | null;
   revertAbi: RevertAbi;
-  /** Skip estimation (the target contract is not deployed yet); decimal string. */
+  /** Skip estimation (the target contract is not deployed yet, or an approval it needs is not mined yet); decimal string. */
   gasLimit?: string;
   reservation?: MintReservation;
 }

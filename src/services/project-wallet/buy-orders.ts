@@ -1,14 +1,17 @@
 // POST /v1/project-wallet/orders/buy: the project wallet fills listed Seaport orders, one
-// transaction per order. An order that cannot be bought becomes an error item; the others go on.
+// transaction per order (an ERC20-priced order may get its token's approval first). An order
+// that cannot be bought becomes an error item; the others go on.
 import { eq } from "drizzle-orm";
-import { encodeFulfilment } from "../../chain/seaport-fulfil";
-import { seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { encodeErc20Approve } from "../../chain/erc20";
+import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seaport-fulfil";
+import { ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, type ErrorCode } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { getProjectRow } from "../projects";
 import type { TransactionView } from "../transactions/transaction-view";
+import { Erc20Payments, UNLIMITED_ALLOWANCE } from "./erc20-payments";
 import { sendFromProjectWallet } from "./send";
 
 export type BuyResultItem =
@@ -23,7 +26,6 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
   if (order.chainId !== chain.chainId) throw unfillable(`the order is on chain ${order.chainId}`);
   if (order.status !== "active") throw unfillable(`the order is ${order.status}`);
   if (order.endTime.getTime() <= Date.now()) throw unfillable("the order has expired");
-  if (order.currencyAddress) throw unfillable("only native-currency listings can be bought by the project wallet");
   const status = await seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, orderHash).catch(() => {
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
@@ -32,33 +34,54 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
   return order;
 }
 
+const erc20Total = (order: OrderComponentsJson) =>
+  order.consideration.filter((item) => item.itemType === ITEM_TYPE.ERC20).reduce((sum, item) => sum + BigInt(item.startAmount), 0n);
+
 export async function buyOrders(ctx: ServiceContext, projectId: string, input: { chainId: number; orderHashes: string[] }) {
   const chain = getChain(ctx.env, input.chainId);
   const project = await getProjectRow(ctx, projectId);
+  const payments = new Erc20Payments(chain, project.walletAddress);
   const jobId = crypto.randomUUID();
+  const send = (request: Omit<Parameters<typeof sendFromProjectWallet>[2], "jobId" | "chainId" | "metadata" | "payload">) =>
+    sendFromProjectWallet(ctx, project, { ...request, jobId, chainId: chain.chainId, metadata: null, payload: null });
   const results: { id: string; result: BuyResultItem[] }[] = [];
   // One at a time, in the caller's order, so nonces follow the list.
   for (const orderHash of [...new Set(input.orderHashes)]) {
+    const items: BuyResultItem[] = [];
+    let committed: { token: string; amount: bigint } | undefined;
     try {
       const order = await fillableOrder(ctx, chain, orderHash);
-      const fulfilment = encodeFulfilment(JSON.parse(order.parameters) as OrderComponentsJson, order.signature);
-      const { transaction } = await sendFromProjectWallet(ctx, project, {
-        jobId,
-        chainId: chain.chainId,
+      const components = JSON.parse(order.parameters) as OrderComponentsJson;
+      const fulfilment = encodeFulfilment(components, order.signature);
+      let gasLimit: bigint | undefined;
+      if (order.currencyAddress) {
+        const token = order.currencyAddress;
+        const amount = erc20Total(components);
+        const payment = await payments.commit(token, amount);
+        committed = { token, amount };
+        if (payment.needsApproval) {
+          const approval = await send({ kind: "approve", subjectId: token, to: token, data: encodeErc20Approve(chain.seaportAddress, UNLIMITED_ALLOWANCE), value: "0", revertAbi: "erc20" });
+          payments.approvalSent(token);
+          items.push({ type: "transaction", result: approval.transaction });
+        }
+        if (payment.dependsOnApproval) gasLimit = fillGasLimitWithoutEstimate(components);
+      }
+      const fill = await send({
         kind: "buy",
         subjectId: orderHash,
         to: chain.seaportAddress,
         data: fulfilment.data,
         value: fulfilment.value.toString(),
-        metadata: null,
-        payload: null,
         revertAbi: "seaport",
+        ...(gasLimit ? { gasLimit: gasLimit.toString() } : {}),
       });
-      results.push({ id: orderHash, result: [{ type: "transaction", result: transaction }] });
+      items.push({ type: "transaction", result: fill.transaction });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      results.push({ id: orderHash, result: [{ type: "error", result: { code: error.code, message: error.message } }] });
+      if (committed) payments.uncommit(committed.token, committed.amount);
+      items.push({ type: "error", result: { code: error.code, message: error.message } });
     }
+    results.push({ id: orderHash, result: items });
   }
   return results;
 }

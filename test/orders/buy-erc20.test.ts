@@ -1,0 +1,119 @@
+// Buying listings priced in an ERC20: the project wallet approves Seaport once per token (an
+// unlimited approval on the nonce before the fill), pays from its token balance, and a request
+// whose orders together exceed that balance gets insufficient_funds for the ones it cannot pay.
+import { beforeAll, describe, expect, it } from "vitest";
+import { encodeFunctionData, type Address } from "viem";
+import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
+import { chainClient, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { deployConfirmedDrop } from "../helpers/drops";
+import { call } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { seaportJsList } from "../helpers/seaport";
+import { seaportAddress } from "../helpers/seaport-basic-order";
+import { freshWallet } from "../helpers/wallets";
+import { fillGasLimitWithoutEstimate } from "../../src/chain/seaport-fulfil";
+import { canonicalOrder } from "../../src/services/orders/order-shape";
+import { UNLIMITED_ALLOWANCE } from "../../src/services/project-wallet/erc20-payments";
+
+const FEE_BPS = 500n;
+let creator: TestProject;
+let buyer: TestProject;
+let drop: { contractAddress: string };
+let seller: Awaited<ReturnType<typeof freshWallet>>;
+let token: Address;
+
+const tokenBalance = (owner: string) => chainClient().readContract({ address: token, abi: testErc20Abi, functionName: "balanceOf", args: [owner as Address] });
+const allowance = (owner: string) =>
+  chainClient().readContract({ address: token, abi: testErc20Abi, functionName: "allowance", args: [owner as Address, seaportAddress()] });
+const nonceOf = async (address: string) => Number(BigInt(await rpc<string>("eth_getTransactionCount", [address, "pending"])));
+
+/** Lists `tokenId` for `price` of the test token (the creator's fee included) and has the service accept it. */
+async function listForToken(tokenId: string, price: bigint) {
+  const fee = (price * FEE_BPS) / 10_000n;
+  const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId, price, currency: token, fees: [{ recipient: creator.walletAddress, amount: fee }] });
+  const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+  expect(accepted.body.currencyAddress?.toLowerCase()).toBe(token);
+  return { orderHash: accepted.body.orderHash as string, fee, parameters: listing.parameters };
+}
+
+const buy = (orderHashes: string[]) => call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes } });
+
+beforeAll(async () => {
+  [creator, buyer] = await Promise.all([createTestProject("ERC20 creator"), createTestProject("ERC20 buyer")]);
+  await Promise.all([fund(creator.walletAddress), fund(buyer.walletAddress)]);
+  seller = await freshWallet();
+  drop = await deployConfirmedDrop(creator, { name: "Paid in tokens", metadataStorageType: "self-hosted", baseUri: "https://example.com/erc20/", creatorFeeBps: Number(FEE_BPS) });
+  const claimed = await call("/v1/project-wallet/drops/claim", {
+    secretKey: creator.secretKey,
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 4 },
+  });
+  await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
+  const issuer = await freshWallet();
+  token = await issuer.deploy(testErc20Abi, testErc20Bytecode);
+  await issuer.send({ to: token, data: encodeFunctionData({ abi: testErc20Abi, functionName: "mint", args: [buyer.walletAddress as Address, 1_000_000n] }) });
+});
+
+describe("buying ERC20-priced listings with the project wallet", () => {
+  it("approves Seaport once, then fills: tokens reach the seller and the creator, the NFT the buyer", async () => {
+    const price = 100_000n;
+    const { orderHash, fee, parameters } = await listForToken("1", price);
+    expect(await allowance(buyer.walletAddress)).toBe(0n);
+
+    const { status, body } = await buy([orderHash]);
+    expect(status, JSON.stringify(body)).toBe(200);
+    const [approval, fill] = body[0].result;
+    expect(body[0].result).toHaveLength(2);
+    expect(approval).toMatchObject({ type: "transaction", result: { status: "pending", value: "0" } });
+    expect(approval.result.to.toLowerCase()).toBe(token);
+    expect(fill).toMatchObject({ type: "transaction", result: { status: "pending", value: "0" } });
+    expect(fill.result.to.toLowerCase()).toBe(seaportAddress().toLowerCase());
+
+    const [approved, filled] = await Promise.all([waitForTransaction(approval.result.id, buyer.apiKey), waitForTransaction(fill.result.id, buyer.apiKey)]);
+    expect(approved.status).toBe("confirmed");
+    expect(filled.status, JSON.stringify(filled)).toBe("confirmed");
+    const [approvalTx, fillTx] = await Promise.all([approved, filled].map((t) => chainClient().getTransaction({ hash: t.transactionHash })));
+    expect(fillTx!.nonce).toBe(approvalTx!.nonce + 1);
+    // The fill went out unsimulated on a fixed limit, which must leave a wide margin.
+    expect(BigInt(filled.gasUsed) * 10n).toBeLessThan(fillGasLimitWithoutEstimate(canonicalOrder(parameters)) * 7n);
+    expect(fillTx!.gas).toBe(fillGasLimitWithoutEstimate(canonicalOrder(parameters)));
+    // OpenZeppelin's ERC20 never spends down an allowance of 2^256 − 1.
+    expect(await allowance(buyer.walletAddress)).toBe(UNLIMITED_ALLOWANCE);
+    expect((await ownerOf(drop.contractAddress, 1n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+    expect(await tokenBalance(seller.address)).toBe(price - fee);
+    expect(await tokenBalance(creator.walletAddress)).toBe(fee);
+    expect(await tokenBalance(buyer.walletAddress)).toBe(1_000_000n - price);
+
+    const order = await call(`/v1/orders/${orderHash}`, { apiKey: buyer.apiKey });
+    expect(order.body.status).toBe("filled");
+    // Decision 5: ERC20 sales count as sales but not as (native) volume.
+    const trending = await call("/v1/collections/trending?period=1h", { apiKey: buyer.apiKey });
+    const entry = trending.body.data.find((e: { collection: { contractAddress: string } }) => e.collection.contractAddress === drop.contractAddress);
+    expect(entry).toMatchObject({ sales: 1, volume: "0" });
+  });
+
+  it("sends no second approval once Seaport may spend the token, and simulates the fill again", async () => {
+    const { orderHash, parameters } = await listForToken("2", 50_000n);
+    const { body } = await buy([orderHash]);
+    expect(body[0].result).toHaveLength(1);
+    const settled = await waitForTransaction(body[0].result[0].result.id, buyer.apiKey);
+    expect(settled.status).toBe("confirmed");
+    const sent = await chainClient().getTransaction({ hash: settled.transactionHash });
+    expect(sent.gas).not.toBe(fillGasLimitWithoutEstimate(canonicalOrder(parameters)));
+    expect((await ownerOf(drop.contractAddress, 2n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+  });
+
+  it("answers insufficient_funds for the orders a request cannot pay for, and sends nothing for them", async () => {
+    const left = await tokenBalance(buyer.walletAddress);
+    const affordable = await listForToken("3", left - 1n);
+    const tooMuch = await listForToken("4", 2n);
+    const nonceBefore = await nonceOf(buyer.walletAddress);
+
+    const { body } = await buy([affordable.orderHash, tooMuch.orderHash]);
+    expect(body[0].result).toHaveLength(1);
+    expect(body[0].result[0].type).toBe("transaction");
+    expect(body[1]).toEqual({ id: tooMuch.orderHash, result: [{ type: "error", result: { code: "insufficient_funds", message: expect.stringContaining("earlier orders in this request") } }] });
+    expect(await nonceOf(buyer.walletAddress)).toBe(nonceBefore + 1);
+    expect((await waitForTransaction(body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
+  });
+});
