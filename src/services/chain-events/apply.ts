@@ -112,8 +112,8 @@ export function erc1155TransferStatements(
 
 /**
  * ApprovalForAll: revoking the chain's Seaport as operator makes every listing of that owner on
- * that contract unfillable. (Granting it back does not revive them: the order service checks
- * approval when a listing is submitted, not later.)
+ * that contract unfillable. (Granting it back revives them only after a chain check, outside the
+ * guarded batch: services/indexer/revive-listings.ts.)
  */
 export function approvalForAllStatements(
   db: D1Database,

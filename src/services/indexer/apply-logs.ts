@@ -8,6 +8,7 @@ import { seaportEventStatements } from "../chain-events/seaport";
 import { assetFieldsForMints, mintKey, type IndexedCollection } from "./asset-fields";
 import { STATEMENTS_PER_BATCH } from "./config";
 import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "./decode";
+import { reviveListings } from "./revive-listings";
 
 export interface RangeScope {
   db: D1Database;
@@ -56,6 +57,7 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
     batch.push(claimLog(db, guard), ...effects);
   }
   if (batch.length) await db.batch(batch);
+  await reviveListings(db, chain, events);
   return { stopBefore };
 }
 

@@ -1,0 +1,98 @@
+// Listings that went `inactive` (the offerer sold or moved the token, or revoked Seaport's
+// approval) are still valid on Seaport and fill again once the offerer can deliver: the token
+// comes back, or the approval is granted again. The logs say when that may have happened; the
+// chain decides whether it did (ownership, approval for all or for the token, Seaport's own
+// status), read at the head, because D1 cannot know a per-token approval was cleared by the
+// transfer. Only a confirmed-fillable order becomes `active` again (decision 21).
+import { ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
+import type { ChainConfig } from "../../lib/chains";
+import { refreshBestListingsWhere } from "../orders/best-listing";
+import type { IndexedEvent } from "./decode";
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+/** Chain reads are three or four calls per order: a run checks at most this many. */
+export const MAX_REVIVAL_CHECKS_PER_RUN = 50;
+const CANDIDATES_PER_QUERY = 30; // 3 bound parameters each, D1 allows 100
+
+/** Who may be able to deliver again: an offerer that received a token, or granted Seaport approval on a contract. */
+type Candidate = { contract: string; offerer: string; tokenId: string | null };
+
+function candidatesOf(events: readonly IndexedEvent[], seaport: string): Candidate[] {
+  const found = new Map<string, Candidate>();
+  const add = (candidate: Candidate) => found.set(`${candidate.contract}:${candidate.offerer}:${candidate.tokenId}`, candidate);
+  for (const event of events) {
+    // A mint cannot bring back a token anyone listed before.
+    if (event.type === "erc721" && event.transfer.from !== ZERO && event.transfer.to !== ZERO) {
+      add({ contract: event.transfer.contract, offerer: event.transfer.to, tokenId: event.transfer.tokenId });
+    }
+    if (event.type === "erc1155") {
+      for (const t of event.transfers) if (t.from !== ZERO && t.to !== ZERO) add({ contract: t.contract, offerer: t.to, tokenId: t.id });
+    }
+    if (event.type === "approval" && event.approval.approved && event.approval.operator === seaport.toLowerCase()) {
+      add({ contract: event.approval.contract, offerer: event.approval.owner, tokenId: null });
+    }
+  }
+  return [...found.values()];
+}
+
+interface InactiveOrder {
+  order_hash: string;
+  contract_address: string;
+  token_id: string;
+  offerer: string;
+  quantity: string;
+  parameters: string;
+}
+
+async function inactiveOrders(db: D1Database, chainId: number, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
+  const found: InactiveOrder[] = [];
+  for (let i = 0; i < candidates.length && found.length < MAX_REVIVAL_CHECKS_PER_RUN; i += CANDIDATES_PER_QUERY) {
+    const chunk = candidates.slice(i, i + CANDIDATES_PER_QUERY);
+    const match = chunk.map((c) => (c.tokenId === null ? "(contract_address = ? and offerer = ?)" : "(contract_address = ? and offerer = ? and token_id = ?)")).join(" or ");
+    const params = chunk.flatMap((c) => (c.tokenId === null ? [c.contract, c.offerer] : [c.contract, c.offerer, c.tokenId]));
+    const { results } = await db
+      .prepare(
+        `select order_hash, contract_address, token_id, offerer, quantity, parameters from orders
+         where chain_id = ? and status = 'inactive' and end_time > ? and (${match}) limit ?`,
+      )
+      .bind(chainId, nowMs, ...params, MAX_REVIVAL_CHECKS_PER_RUN - found.length)
+      .all<InactiveOrder>();
+    found.push(...results);
+  }
+  return found;
+}
+
+async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<boolean> {
+  const erc721 = (JSON.parse(order.parameters) as OrderComponentsJson).offer[0]?.itemType === ITEM_TYPE.ERC721;
+  const [holds, approved, status] = await Promise.all([
+    erc721
+      ? erc721OwnerOf(chain.rpcUrl, order.contract_address, order.token_id).then((owner) => owner === order.offerer)
+      : erc1155BalanceOf(chain.rpcUrl, order.contract_address, order.offerer, order.token_id).then((balance) => balance >= BigInt(order.quantity)),
+    canOperate(chain.rpcUrl, order.contract_address, order.offerer, chain.seaportAddress, erc721 ? order.token_id : undefined),
+    seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, order.order_hash),
+  ]);
+  return holds && approved && !status.isCancelled && !(status.totalSize > 0n && status.totalFilled >= status.totalSize);
+}
+
+/**
+ * Re-activates the inactive listings these logs may have made fillable again. A chain read that
+ * fails leaves the order inactive (the safe side); the next transfer or approval retries it.
+ * Returns how many came back.
+ */
+export async function reviveListings(db: D1Database, chain: ChainConfig, events: readonly IndexedEvent[]): Promise<number> {
+  const candidates = candidatesOf(events, chain.seaportAddress);
+  if (!candidates.length) return 0;
+  const nowMs = Date.now();
+  const orders = await inactiveOrders(db, chain.chainId, candidates, nowMs);
+  const checks = await Promise.all(orders.map((order) => fillableNow(chain, order).catch(() => false)));
+  const revived = orders.filter((_, index) => checks[index]);
+  if (!revived.length) return 0;
+  const hashes = revived.map((order) => order.order_hash);
+  const marks = hashes.map(() => "?").join(", ");
+  await db.batch([
+    db.prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and order_hash in (${marks})`).bind(nowMs, ...hashes),
+    refreshBestListingsWhere(db, `order_hash in (${marks})`, hashes, nowMs),
+  ]);
+  return revived.length;
+}

@@ -1,0 +1,111 @@
+// Listings that went inactive come back once their offerer can deliver again (the token returns,
+// Seaport's approval is granted again), and only when the chain says the order would fill: a
+// per-token approval cleared by the transfer, or a cancellation meanwhile, keeps it dead.
+import { encodeFunctionData } from "viem";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { ETHER, fund, waitForTransaction } from "../helpers/chain";
+import { call } from "../helpers/http";
+import { nextBlock, runIndex } from "../helpers/indexer";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { listingComponents, seaportJsCancel, seaportJsList, viemSignOrder } from "../helpers/seaport";
+import { seaportAddress } from "../helpers/seaport-basic-order";
+import { freshWallet } from "../helpers/wallets";
+
+type Wallet = Awaited<ReturnType<typeof freshWallet>>;
+let project: TestProject;
+let contract: string;
+let seller: Wallet;
+let friend: Wallet;
+
+const accept = async (signature: string, parameters: unknown) => {
+  const accepted = await call("/v1/orders", { apiKey: project.apiKey, body: { signature, parameters, chainId: 1868 } });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+  return accepted.body.orderHash as string;
+};
+const list = async (tokenId: string) => {
+  const listing = await seaportJsList({ privateKey: seller.privateKey, token: contract, tokenId, price: ETHER / 20n });
+  return { orderHash: await accept(listing.signature, listing.parameters), parameters: listing.parameters };
+};
+const transfer = (from: Wallet, to: Wallet, tokenId: bigint) =>
+  from.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "transferFrom", args: [from.address, to.address, tokenId] }) });
+const approveSeaportForAll = (approved: boolean) =>
+  seller.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), approved] }) });
+const indexed = async () => {
+  await nextBlock();
+  await runIndex();
+};
+const statusOf = async (orderHash: string) => (await call(`/v1/orders/${orderHash}`, { apiKey: project.apiKey })).body.status as string;
+const bestListingOf = async (tokenId: string) => (await call(`/v1/assets/1868/${contract}/${tokenId}`, { apiKey: project.apiKey })).body.bestListing?.orderHash ?? null;
+
+beforeAll(async () => {
+  project = await createTestProject("Listing revival");
+  await fund(project.walletAddress);
+  [seller, friend] = await Promise.all([freshWallet(), freshWallet()]);
+  const deployed = await call("/v1/project-wallet/drops/deploy", {
+    secretKey: project.secretKey,
+    body: { name: "Round trips", metadataStorageType: "self-hosted", baseUri: "https://example.com/trip/" },
+  });
+  contract = deployed.body.drop.contractAddress.toLowerCase();
+  const claimed = await call("/v1/project-wallet/drops/claim", {
+    secretKey: project.secretKey,
+    body: { contractAddress: contract, recipientAddress: seller.address, quantity: 4 },
+  });
+  expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
+});
+
+describe("inactive listings", () => {
+  it("come back, as the token's best listing, when the token returns to the offerer", async () => {
+    const { orderHash } = await list("1");
+    await transfer(seller, friend, 1n);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("inactive");
+    expect(await bestListingOf("1")).toBeNull();
+
+    await transfer(friend, seller, 1n);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("active");
+    expect(await bestListingOf("1")).toBe(orderHash);
+  });
+
+  it("stay inactive while Seaport's approval is revoked, and come back when it is granted again", async () => {
+    const { orderHash } = await list("2");
+    await transfer(seller, friend, 2n);
+    await approveSeaportForAll(false);
+    await transfer(friend, seller, 2n);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("inactive");
+
+    await approveSeaportForAll(true);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("active");
+    expect(await bestListingOf("2")).toBe(orderHash);
+  });
+
+  it("stay inactive when the listing relied on a per-token approval, which the transfer cleared", async () => {
+    const owner = await freshWallet();
+    await transfer(seller, owner, 3n);
+    await owner.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "approve", args: [seaportAddress(), 3n] }) });
+    const parameters = listingComponents(owner.address, contract, "3", ETHER / 20n);
+    const orderHash = await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters);
+    await transfer(owner, friend, 3n);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("inactive");
+
+    await transfer(friend, owner, 3n);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("inactive");
+    expect(await bestListingOf("3")).toBeNull();
+  });
+
+  it("stay cancelled when the offerer cancelled on Seaport while the token was away", async () => {
+    const { orderHash, parameters } = await list("4");
+    await transfer(seller, friend, 4n);
+    await indexed();
+    await seaportJsCancel(seller.privateKey, parameters as never);
+    await transfer(friend, seller, 4n);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("cancelled");
+    expect(await bestListingOf("4")).toBeNull();
+  });
+});
