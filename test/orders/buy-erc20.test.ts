@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFunctionData, type Address } from "viem";
 import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
-import { chainClient, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { chainClient, ETHER, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -46,7 +46,7 @@ beforeAll(async () => {
   drop = await deployConfirmedDrop(creator, { name: "Paid in tokens", metadataStorageType: "self-hosted", baseUri: "https://example.com/erc20/", creatorFeeBps: Number(FEE_BPS) });
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 4 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 5 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
   const issuer = await freshWallet();
@@ -115,5 +115,16 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     expect(body[1]).toEqual({ id: tooMuch.orderHash, result: [{ type: "error", result: { code: "insufficient_funds", message: expect.stringContaining("earlier orders in this request") } }] });
     expect(await nonceOf(buyer.walletAddress)).toBe(nonceBefore + 1);
     expect((await waitForTransaction(body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
+  });
+
+  it("shows a native-currency listing as the token's best listing, however few token units the other asks", async () => {
+    const inToken = await listForToken("5", 100n);
+    const bestListing = async () => (await call(`/v1/assets/1868/${drop.contractAddress}/5`, { apiKey: buyer.apiKey })).body.bestListing;
+    expect((await bestListing()).orderHash).toBe(inToken.orderHash);
+
+    const inEther = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "5", price: ETHER, fees: [{ recipient: creator.walletAddress, amount: (ETHER * FEE_BPS) / 10_000n }] });
+    const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: inEther.signature, parameters: inEther.parameters, chainId: 1868 } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    expect((await bestListing()).orderHash).toBe(accepted.body.orderHash);
   });
 });
