@@ -10,7 +10,8 @@
 // Gaps and losses are counted from the chain and the API, never assumed. Prints a table, writes
 // bench/results/claims.json and the claims section of docs/benchmarks.md.
 // Options: --claims N (or CLAIMS, default 500), --concurrency C (or CONCURRENCY, default 16),
-// --gas-limit G (anvil block gas limit for both runs, or GAS_LIMIT), --timeout S (confirmation
+// --gas-limit G (anvil block gas limit for both runs, or GAS_LIMIT), --allowlist N (the service's
+// drop gets an N-entry whitelist, as real drops have; default 0), --timeout S (confirmation
 // wait, default 300), --devtools (keep wrangler dev's inspector attached, as `npm run dev` has
 // it), --profile (where a claim's time goes: scripts/lib/claims-profile.mjs).
 // wrangler.toml's per-key rate limit ([[ratelimits]]) applies: claims beyond it in a minute are
@@ -33,6 +34,7 @@ const { values: opts } = parseArgs({
     timeout: { type: "string", default: "300" },
     profile: { type: "boolean", default: false },
     devtools: { type: "boolean", default: false },
+    allowlist: { type: "string", default: "0" },
   },
 });
 const N = Number(opts.claims);
@@ -72,7 +74,7 @@ async function serviceWithDrop(chain, name, { devtools = opts.devtools, serviceR
   const done = step("Creating a funded project and deploying its drop");
   const project = await createFundedProject(service, "Bench");
   const api = apiClient(service.baseUrl, project);
-  const contract = await deployBenchDrop(api);
+  const contract = await deployBenchDrop(api, { allowlistEntries: Number(opts.allowlist) });
   done(`drop ${contract}`);
   const sampleCpu = cpuSampler({ wranglerPid: service.wrangler.pid, anvilPid: chain.anvil.process.pid });
   return { service, project, api, contract, sampleCpu };
@@ -137,7 +139,7 @@ function docSection(rows, lines) {
   return [
     `## Claims throughput (npm run bench:claims)`,
     ``,
-    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${N} claims of one token, concurrency C = ${C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran (the "other processes" row). One anvil (chain 1868, prague, 1 s blocks, ${GAS_LIMIT ? `block gas limit ${GAS_LIMIT}, raised for both runs` : "default 30M block gas limit"}) serves both runs. The service runs under \`wrangler dev\` (local D1 and Durable Objects, wrangler.toml's engine settings) on a bundle of src/ taken at start, ${opts.devtools ? "its DevTools inspector attached (\`--devtools\`, as \`npm run dev\` runs it)" : "its DevTools inspector detached (scripts/lib/wrangler-devtools.mjs; \`--devtools\` keeps it attached, and the profile below measures both)"}.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${N} claims of one token${Number(opts.allowlist) > 0 ? ` from a drop with a ${opts.allowlist}-entry whitelist` : ""}, concurrency C = ${C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran (the "other processes" row). One anvil (chain 1868, prague, 1 s blocks, ${GAS_LIMIT ? `block gas limit ${GAS_LIMIT}, raised for both runs` : "default 30M block gas limit"}) serves both runs. The service runs under \`wrangler dev\` (local D1 and Durable Objects, wrangler.toml's engine settings) on a bundle of src/ taken at start, ${opts.devtools ? "its DevTools inspector attached (\`--devtools\`, as \`npm run dev\` runs it)" : "its DevTools inspector detached (scripts/lib/wrangler-devtools.mjs; \`--devtools\` keeps it attached, and the profile below measures both)"}.`,
     ``,
     `- **service**: \`POST /v1/project-wallet/drops/claim\`, each to a distinct new wallet; accepted = 201. Then \`GET /v1/transactions?status=pending\` is polled every ${SETTINGS.pollMs} ms until none is pending.`,
     `- **raw**: a plain key, the minter of its own drop from the same DropFactory, sends ${N} \`mintTo(recipient, 1)\` signed before timing (nonces n…n+N−1, the service's ${GAS_BUFFER_PERCENT} % gas buffer and 2 × base fee + tip pricing) with \`eth_sendRawTransaction\` at the same concurrency; confirmed when its latest nonce reaches n+N (polled every ${SETTINGS.pollMs} ms).`,

@@ -40,9 +40,19 @@ export async function waitForTransaction(api, id, timeoutMs = 60_000) {
   return done === null ? null : last.body;
 }
 
-/** The benchmark's drop, deployed by the project wallet and confirmed before timing starts. */
-export async function deployBenchDrop(api) {
-  const deployed = await api.post("/v1/project-wallet/drops/deploy", { name: "Bench", metadataStorageType: "self-hosted", baseUri: "https://example.com/" });
+/** `count` whitelist lines (`address,maxClaimable,price`) of made-up addresses. */
+export function benchWhitelist(count) {
+  return Array.from({ length: count }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")},1,0`).join("\n");
+}
+
+/** The benchmark's drop, deployed by the project wallet and confirmed before timing starts; `allowlistEntries` > 0 gives it a whitelist. */
+export async function deployBenchDrop(api, { allowlistEntries = 0 } = {}) {
+  const deployed = await api.post("/v1/project-wallet/drops/deploy", {
+    name: "Bench",
+    metadataStorageType: "self-hosted",
+    baseUri: "https://example.com/",
+    ...(allowlistEntries > 0 ? { whitelist: benchWhitelist(allowlistEntries) } : {}),
+  });
   if (deployed.status !== 201) throw new Error(`deploy: ${deployed.status} ${JSON.stringify(deployed.body)}`);
   const tx = await waitForTransaction(api, deployed.body.transactions[0].id);
   if (tx?.status !== "confirmed") throw new Error(`deploy transaction ${deployed.body.transactions[0].id} ended ${tx?.status ?? "still pending"}`);

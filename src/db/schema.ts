@@ -81,8 +81,6 @@ export const drops = sqliteTable(
     /** null = unlimited. */
     limitPerWallet: integer("limit_per_wallet"),
     merkleRoot: text("merkle_root"),
-    /** StandardMerkleTree.dump() of the whitelist, JSON; null without a whitelist. */
-    allowlistTree: text("allowlist_tree"),
     /** Next token id the project wallet's mints will produce (ids start at 1). */
     nextTokenId: integer("next_token_id").notNull().default(1),
     status: text("status", { enum: ["pending", "deployed", "failed"] }).notNull().default("pending"),
@@ -97,6 +95,19 @@ export const drops = sqliteTable(
     index("drops_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * A drop's whitelist as StandardMerkleTree.dump() JSON, when it fits a D1 row (larger trees are
+ * in R2). Its own table: up to 900 KB that only allowlist lookups read, kept out of the drop row,
+ * which every claim reads and every confirmed claim updates (SQLite rewrites a whole row).
+ */
+export const dropAllowlists = sqliteTable("drop_allowlists", {
+  dropId: text("drop_id")
+    .primaryKey()
+    .references(() => drops.id),
+  tree: text("tree").notNull(),
+  createdAt: createdAt(),
+});
 
 export const collections = sqliteTable(
   "collections",

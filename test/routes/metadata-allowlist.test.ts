@@ -20,6 +20,7 @@ import { metadataObjectKey, toOpenSeaMetadata } from "../../src/services/metadat
 import { seedAsset, seedCollection, seedDrop, seedTokenMetadata, uniqueAddress } from "../fixtures/seed";
 import { BASE, call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
+import { fund } from "../helpers/chain";
 
 const MAX_UINT256 = (2n ** 256n - 1n).toString();
 
@@ -214,9 +215,10 @@ describe("GET /v1/drops/{id}/allowlist/{address}", () => {
     [owner, other] = await Promise.all([createTestProject("Allowlist owner"), createTestProject("Allowlist outsider")]);
     const allowlist = buildAllowlist(listed);
     merkleRoot = allowlist.merkleRoot;
-    dropId = (await seedDrop(owner.id, { merkleRoot, allowlistTree: allowlist.tree })).id;
+    dropId = (await seedDrop(owner.id, { merkleRoot })).id;
+    await env.DB.prepare("insert into drop_allowlists (drop_id, tree) values (?, ?)").bind(dropId, allowlist.tree).run();
     plainDropId = (await seedDrop(owner.id)).id;
-    r2DropId = (await seedDrop(owner.id, { merkleRoot, allowlistTree: null })).id;
+    r2DropId = (await seedDrop(owner.id, { merkleRoot })).id;
     await env.METADATA.put(allowlistObjectKey(r2DropId), allowlist.tree);
   });
 
@@ -242,6 +244,26 @@ describe("GET /v1/drops/{id}/allowlist/{address}", () => {
     const { status, body } = await call(`/v1/drops/${r2DropId}/allowlist/${entry.address}`, { apiKey: owner.apiKey });
     expect(status).toBe(200);
     expect(body).toMatchObject({ address: getAddress(entry.address), maxClaimable: "1", price: "0" });
+    expect(contractVerifies(merkleRoot, entry, body.proof)).toBe(true);
+  });
+
+  it("keeps a deployed drop's tree out of the drop row, in drop_allowlists, and answers from it", async () => {
+    await fund(owner.walletAddress);
+    const entry = listed[2]!;
+    const whitelist = listed.map((e) => `${e.address},${e.maxClaimable},${e.price}`).join("\n");
+    const deployed = await call("/v1/project-wallet/drops/deploy", {
+      secretKey: owner.secretKey,
+      body: { name: "Listed", metadataStorageType: "self-hosted", baseUri: "https://example.com/listed/", whitelist },
+    });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
+    const id = deployed.body.drop.id as string;
+    const stored = await env.DB.prepare("select length(tree) as bytes from drop_allowlists where drop_id = ?").bind(id).first<{ bytes: number }>();
+    expect(stored?.bytes).toBe(buildAllowlist(listed).tree.length);
+    const columns = await env.DB.prepare("select name from pragma_table_info('drops')").all<{ name: string }>();
+    expect(columns.results.map((c) => c.name)).not.toContain("allowlist_tree");
+
+    const { status, body } = await call(`/v1/drops/${id}/allowlist/${entry.address}`, { apiKey: owner.apiKey });
+    expect(status).toBe(200);
     expect(contractVerifies(merkleRoot, entry, body.proof)).toBe(true);
   });
 

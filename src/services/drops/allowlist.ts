@@ -1,5 +1,6 @@
 import { checksumAddress } from "../../chain/address";
-import type { drops } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { dropAllowlists, type drops } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { getOwnDropRow } from "./read-drops";
@@ -7,22 +8,23 @@ import { findAllowlistEntry, type AllowlistProof } from "./whitelist";
 
 /**
  * A D1 row holds at most 1 MB, and a tree dump takes ~220-300 bytes per entry, so only lists of
- * a few thousand entries fit in `drops.allowlist_tree`; larger trees go to R2.
+ * a few thousand entries fit in `drop_allowlists.tree`; larger trees go to R2.
  */
 export const MAX_INLINE_ALLOWLIST_TREE_BYTES = 900_000;
 
 export const allowlistObjectKey = (dropId: string) => `drops/${dropId}/allowlist.json`;
 
-/** Puts a built tree where it fits and returns the value for `drops.allowlist_tree` (null: it is in R2). */
+/** Puts a large tree in R2; returns the tree when it belongs in `drop_allowlists` instead (null: it is in R2). */
 export async function storeAllowlistTree({ env }: ServiceContext, dropId: string, tree: string): Promise<string | null> {
   if (tree.length <= MAX_INLINE_ALLOWLIST_TREE_BYTES) return tree;
   await env.METADATA.put(allowlistObjectKey(dropId), tree, { httpMetadata: { contentType: "application/json" } });
   return null;
 }
 
-async function loadAllowlistTree({ env }: ServiceContext, drop: typeof drops.$inferSelect): Promise<string | null> {
-  if (drop.allowlistTree) return drop.allowlistTree;
+async function loadAllowlistTree({ env, db }: ServiceContext, drop: typeof drops.$inferSelect): Promise<string | null> {
   if (!drop.merkleRoot) return null;
+  const inline = await db.select({ tree: dropAllowlists.tree }).from(dropAllowlists).where(eq(dropAllowlists.dropId, drop.id)).get();
+  if (inline) return inline.tree;
   const object = await env.METADATA.get(allowlistObjectKey(drop.id));
   return object ? await object.text() : null;
 }

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { checksumAddress } from "../../chain/address";
 import { encodeCreateDrop, MAX_UNIT_PRICE, predictDropAddress, provenanceHashOf, ZERO_ADDRESS, ZERO_BYTES32 } from "../../chain/drop-contract";
 import { erc20Decimals } from "../../chain/erc20";
-import { collections, drops, tokenMetadata } from "../../db/schema";
+import { collections, dropAllowlists, drops, tokenMetadata } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, validationError } from "../../lib/errors";
 import type { DropView, TokenMetadata } from "../../schemas/resources";
@@ -129,16 +129,17 @@ export async function deployDrop(
     startTime,
     limitPerWallet: input.limitPerWallet ?? null,
     merkleRoot: allowlist?.merkleRoot ?? null,
-    // Large trees live in R2; storeAllowlistTree says what the column holds.
-    allowlistTree: allowlist ? await storeAllowlistTree(ctx, dropId, allowlist.tree) : null,
     nextTokenId: 1,
     status: "pending",
     createdAt: now,
     updatedAt: now,
   };
+  // Large trees live in R2; the others get their own row (decision 23).
+  const inlineTree = allowlist ? await storeAllowlistTree(ctx, dropId, allowlist.tree) : null;
   // Rows first, so the watcher always finds the drop it marks deployed; removed if the send fails.
   await ctx.db.batch([
     ctx.db.insert(drops).values(dropRow),
+    ...(inlineTree ? [ctx.db.insert(dropAllowlists).values({ dropId, tree: inlineTree, createdAt: now })] : []),
     ctx.db.insert(collections).values({
       id: crypto.randomUUID(),
       slug: `${chain.name}:${contractAddress}`,
@@ -198,6 +199,7 @@ export async function deployDrop(
     await ctx.db.batch([
       ctx.db.delete(tokenMetadata).where(and(eq(tokenMetadata.chainId, chain.chainId), eq(tokenMetadata.contractAddress, contractAddress))),
       ctx.db.delete(collections).where(eq(collections.dropId, dropId)),
+      ctx.db.delete(dropAllowlists).where(eq(dropAllowlists.dropId, dropId)),
       ctx.db.delete(drops).where(eq(drops.id, dropId)),
     ]);
     throw error;
