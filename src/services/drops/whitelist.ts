@@ -13,7 +13,7 @@ export interface AllowlistEntry {
 
 export interface Allowlist {
   merkleRoot: `0x${string}`;
-  /** JSON of the tree in StandardMerkleTree.dump() form; what `drops.allowlist_tree` stores. */
+  /** JSON of the tree in StandardMerkleTree.dump() form; what `drop_allowlists.tree` (or R2) stores. */
   tree: string;
 }
 
