@@ -3,6 +3,7 @@
 import {
   BaseError,
   ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
   FeeCapTooLowError,
   HttpRequestError,
   InsufficientFundsError,
@@ -71,6 +72,8 @@ export function classifySimulationError(error: unknown, abi?: Abi): SimulationFa
   if (!(error instanceof BaseError)) return { kind: "unavailable" };
   if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) return { kind: "unavailable" };
   if (error.walk((e) => e instanceof InsufficientFundsError)) return { kind: "insufficient_funds" };
+  // A call answered with nothing: no contract at the address, or one without this function.
+  if (error.walk((e) => e instanceof ContractFunctionZeroDataError)) return { kind: "reverted", message: "the address returned no data (no contract there, or not this interface)" };
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError | null;
   if (reverted) {
     return { kind: "reverted", errorName: reverted.data?.errorName, args: reverted.data?.args, message: reverted.reason ?? reverted.shortMessage };

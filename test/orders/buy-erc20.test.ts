@@ -117,6 +117,17 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     expect((await waitForTransaction(body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
   });
 
+  it("answers order_not_fillable, sending nothing, when the listing's currency is not an ERC20", async () => {
+    const notAToken = "0x000000000000000000000000000000000000dEaD";
+    const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "5", price: 1_000n, currency: notAToken, fees: [{ recipient: creator.walletAddress, amount: 50n }] });
+    const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    const nonceBefore = await nonceOf(buyer.walletAddress);
+    const { body } = await buy([accepted.body.orderHash]);
+    expect(body[0].result).toEqual([{ type: "error", result: { code: "order_not_fillable", message: expect.stringContaining("does not answer balanceOf") } }]);
+    expect(await nonceOf(buyer.walletAddress)).toBe(nonceBefore);
+  });
+
   it("shows a native-currency listing as the token's best listing, however few token units the other asks", async () => {
     const inToken = await listForToken("5", 100n);
     const bestListing = async () => (await call(`/v1/assets/1868/${drop.contractAddress}/5`, { apiKey: buyer.apiKey })).body.bestListing;

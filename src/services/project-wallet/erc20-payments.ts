@@ -4,6 +4,7 @@
 // token, unlimited, right before the first fill that needs it (decision 20), and nonce order
 // keeps the approval ahead of the fills.
 import { erc20Allowance, erc20Balance } from "../../chain/erc20";
+import { classifySimulationError } from "../../chain/rpc-errors";
 import type { ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
 
@@ -65,8 +66,11 @@ export class Erc20Payments {
     const [balance, allowance] = await Promise.all([
       erc20Balance(this.chain.rpcUrl, token, this.walletAddress),
       erc20Allowance(this.chain.rpcUrl, token, this.walletAddress, this.chain.seaportAddress),
-    ]).catch(() => {
-      throw new AppError("chain_unavailable", `chain ${this.chain.chainId} RPC did not answer the balance and allowance of token ${token}`);
+    ]).catch((error: unknown) => {
+      if (classifySimulationError(error).kind === "unavailable") {
+        throw new AppError("chain_unavailable", `chain ${this.chain.chainId} RPC did not answer the balance and allowance of token ${token}`);
+      }
+      throw new AppError("order_not_fillable", `the order's currency ${token} does not answer balanceOf and allowance as an ERC20 does`);
     });
     const budget = { balance, allowance, committed: 0n, approvalSent: false };
     this.budgets.set(key, budget);
