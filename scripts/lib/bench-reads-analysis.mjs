@@ -35,8 +35,11 @@ export function analysis(rows, whatIf) {
    ${f(asset.cpu?.wrangler)} ms with one: each request's log line goes through Node (and is appended
    to wrangler's debug log file). With its DevTools inspector attached (\`npm run dev\`, or this
    benchmark with \`--devtools\`) every subrequest, each D1 query included, is reported to Node
-   too: single-asset p95 was 63.5 ms attached (2026-11-21) against 37–55 ms detached in two
-   runs on 2026-11-22, explore p95 138–233 ms against 78–263 ms. None of this runs in production.
+   too: with DevTools attached (2026-11-21) wrangler's Node process spent 1.46 ms per
+   single-asset read, detached (2026-11-22) about 0.4 ms. Latencies at concurrency 16 swing
+   more with the shared machine than with that: three detached runs on 2026-11-22 gave a
+   single-asset p95 of 37, 55 and 106 ms (63.5 ms attached the day before). None of this runs
+   in production.
 3. **Worker and local D1 overhead.** Even on workerd directly a single asset costs
    ${f(asset.direct?.cpu?.workerd)} ms of workerd CPU for a ${f(asset.floor?.p50, 3)} ms query, and
    explore without filter ${f(plain.direct?.cpu?.workerd)} ms for ${f(plain.floor?.p50)} ms of SQL: well
