@@ -140,6 +140,9 @@ export interface OnChainOrderStatus {
   totalSize: bigint;
 }
 
+/** Seaport has filled every unit of the order (a never-touched order has totalSize 0). */
+export const isFullyFilled = (status: OnChainOrderStatus) => status.totalSize > 0n && status.totalFilled >= status.totalSize;
+
 export async function seaportOrderStatus(rpcUrl: string, seaport: string, orderHash: string): Promise<OnChainOrderStatus> {
   const [, isCancelled, totalFilled, totalSize] = await publicClient(rpcUrl).readContract({
     address: seaport as Address,

@@ -4,7 +4,7 @@
 // chain decides whether it did (ownership, approval for all or for the token, Seaport's own
 // status), read at the head, because D1 cannot know a per-token approval was cleared by the
 // transfer. Only a confirmed-fillable order becomes `active` again (decision 21).
-import { ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import type { ChainConfig } from "../../lib/chains";
 import { refreshBestListingsWhere } from "../orders/best-listing";
@@ -72,27 +72,25 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<bo
     canOperate(chain.rpcUrl, order.contract_address, order.offerer, chain.seaportAddress, erc721 ? order.token_id : undefined),
     seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, order.order_hash),
   ]);
-  return holds && approved && !status.isCancelled && !(status.totalSize > 0n && status.totalFilled >= status.totalSize);
+  return holds && approved && !status.isCancelled && !isFullyFilled(status);
 }
 
 /**
  * Re-activates the inactive listings these logs may have made fillable again. A chain read that
  * fails leaves the order inactive (the safe side); the next transfer or approval retries it.
- * Returns how many came back.
  */
-export async function reviveListings(db: D1Database, chain: ChainConfig, events: readonly IndexedEvent[]): Promise<number> {
+export async function reviveListings(db: D1Database, chain: ChainConfig, events: readonly IndexedEvent[]): Promise<void> {
   const candidates = candidatesOf(events, chain.seaportAddress);
-  if (!candidates.length) return 0;
+  if (!candidates.length) return;
   const nowMs = Date.now();
   const orders = await inactiveOrders(db, chain.chainId, candidates, nowMs);
   const checks = await Promise.all(orders.map((order) => fillableNow(chain, order).catch(() => false)));
   const revived = orders.filter((_, index) => checks[index]);
-  if (!revived.length) return 0;
+  if (!revived.length) return;
   const hashes = revived.map((order) => order.order_hash);
   const marks = hashes.map(() => "?").join(", ");
   await db.batch([
     db.prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and order_hash in (${marks})`).bind(nowMs, ...hashes),
     refreshBestListingsWhere(db, `order_hash in (${marks})`, hashes, nowMs),
   ]);
-  return revived.length;
 }

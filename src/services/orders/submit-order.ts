@@ -3,7 +3,7 @@
 import { and, eq } from "drizzle-orm";
 import { erc20Symbol } from "../../chain/erc20";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
-import { isOffererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { isFullyFilled, isOffererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { collections, orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, notFound } from "../../lib/errors";
@@ -32,7 +32,7 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
   }
   if (counter !== BigInt(order.counter)) throw new AppError("order_not_fillable", `the order's counter ${order.counter} is not the offerer's current counter ${counter}`);
   if (status.isCancelled) throw new AppError("order_not_fillable", "the order is cancelled on Seaport");
-  if (status.totalSize > 0n && status.totalFilled >= status.totalSize) throw new AppError("order_not_fillable", "the order is already filled");
+  if (isFullyFilled(status)) throw new AppError("order_not_fillable", "the order is already filled");
   if (!operator) throw new AppError("validation_error", "body.parameters.conduitKey: no conduit exists for this key", [{ path: "body.parameters.conduitKey", message: "unknown conduit" }]);
 
   const owns =

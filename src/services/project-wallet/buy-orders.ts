@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import { encodeErc20Approve } from "../../chain/erc20";
 import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seaport-fulfil";
-import { ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, type ErrorCode } from "../../lib/errors";
@@ -30,7 +30,7 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
   if (status.isCancelled) throw unfillable("the order is cancelled on Seaport");
-  if (status.totalSize > 0n && status.totalFilled >= status.totalSize) throw unfillable("the order is already filled");
+  if (isFullyFilled(status)) throw unfillable("the order is already filled");
   return order;
 }
 
