@@ -68,7 +68,7 @@ export default defineConfig(async () => {
         workerProject({
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/contracts/**", "test/faults/**", "test/limits/**"],
+          exclude: ["test/contracts/**", "test/faults/**", "test/limits/**", "test/migrations/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({
@@ -103,6 +103,14 @@ export default defineConfig(async () => {
             name: "client",
             environment: "node",
             include: ["client/test/**/*.test.ts"],
+          },
+        },
+        {
+          // Migration files applied to SQLite in Node, for the ones that move data.
+          test: {
+            name: "migrations",
+            environment: "node",
+            include: ["test/migrations/**/*.test.ts"],
           },
         },
         {
