@@ -1,10 +1,10 @@
 // POST /v1/project-wallet/drops/claim and the deprecated /mint: the project wallet mints to a
 // recipient as the drop's minter. Token ids are reserved by the wallet's sequencer in nonce
 // order, so the ids in the response are the ones the chain will assign.
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { checksumAddress } from "../../chain/address";
 import { encodeMintTo, mintGasLimitWithoutEstimate } from "../../chain/drop-contract";
-import { collections, drops } from "../../db/schema";
+import { collections } from "../../db/schema";
 import { getChain } from "../../lib/chains";
 import { AppError, notFound } from "../../lib/errors";
 import type { ClaimedAsset, Collection, TokenMetadata } from "../../schemas/resources";
@@ -13,6 +13,7 @@ import { getProjectRow } from "../projects";
 import { assertOwnProject, sendFromProjectWallet } from "../project-wallet/send";
 import type { TransactionView } from "../transactions/transaction-view";
 import { collectionView } from "../views";
+import { claimableDrop } from "./claimable-drop";
 import { assetFieldsFrom, defaultMetadataOf, metadataFor, type ClaimPayload } from "./minted-metadata";
 
 interface DropDisplay {
@@ -63,11 +64,7 @@ export async function mintFromDrop(
       { path: "body.recipientAddress", message: "cannot be the zero address" },
     ]);
   }
-  const drop = await ctx.db
-    .select()
-    .from(drops)
-    .where(and(eq(drops.chainId, chain.chainId), eq(drops.contractAddress, input.contractAddress), eq(drops.projectId, keyProjectId)))
-    .get();
+  const drop = await claimableDrop(ctx, chain.chainId, input.contractAddress, keyProjectId);
   if (!drop) throw notFound("drop");
   if (drop.status === "failed") throw new AppError("conflict", "this drop's deployment failed; it cannot be minted");
   const project = await getProjectRow(ctx, keyProjectId);
