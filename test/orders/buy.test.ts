@@ -35,7 +35,7 @@ beforeAll(async () => {
   drop = deployed.body.drop;
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 5 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 6 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
 });
@@ -81,6 +81,21 @@ describe("buying listed orders with the project wallet", () => {
 
     const again = await buy([good]);
     expect(again.body[0].result[0]).toMatchObject({ type: "error", result: { code: "order_not_fillable" } });
+  });
+
+  it("refuses a second buy of an order while the first is pending, without sending anything", async () => {
+    const orderHash = await listToken("6", ETHER / 20n);
+    const first = await buy([orderHash]);
+    const pending = first.body[0].result[0];
+    expect(pending.type).toBe("transaction");
+    const nonceBefore = await chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" });
+
+    const retried = await buy([orderHash]);
+    expect(retried.body[0].result).toEqual([
+      { type: "error", result: { code: "order_not_fillable", message: `this project's buy of the order is still pending (transaction ${pending.result.id})` } },
+    ]);
+    expect(await chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore);
+    expect((await waitForTransaction(pending.result.id, buyer.apiKey)).status).toBe("confirmed");
   });
 
   it("needs the secret key and valid input", async () => {

@@ -1,11 +1,11 @@
 // POST /v1/project-wallet/orders/buy: the project wallet fills listed Seaport orders, one
 // transaction per order (an ERC20-priced order may get its token's approval first). An order
 // that cannot be bought becomes an error item; the others go on.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { encodeErc20Approve } from "../../chain/erc20";
 import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seaport-fulfil";
 import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
-import { orders } from "../../db/schema";
+import { orders, transactions } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, type ErrorCode } from "../../lib/errors";
 import type { ServiceContext } from "../context";
@@ -20,12 +20,15 @@ export type BuyResultItem =
 
 const unfillable = (message: string) => new AppError("order_not_fillable", message);
 
-async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash: string) {
+async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, projectId: string, orderHash: string) {
   const order = await ctx.db.select().from(orders).where(eq(orders.orderHash, orderHash)).get();
   if (!order) throw new AppError("not_found", "order not found");
   if (order.chainId !== chain.chainId) throw unfillable(`the order is on chain ${order.chainId}`);
   if (order.status !== "active") throw unfillable(`the order is ${order.status}`);
   if (order.endTime.getTime() <= Date.now()) throw unfillable("the order has expired");
+  // A retried request (no Idempotency-Key) must not send a second fill that can only revert.
+  const inFlight = await pendingBuyOf(ctx, projectId, orderHash);
+  if (inFlight) throw unfillable(`this project's buy of the order is still pending (transaction ${inFlight.id})`);
   const status = await seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, orderHash).catch(() => {
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
@@ -33,6 +36,13 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
   if (isFullyFilled(status)) throw unfillable("the order is already filled");
   return order;
 }
+
+const pendingBuyOf = ({ db }: ServiceContext, projectId: string, orderHash: string) =>
+  db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(eq(transactions.projectId, projectId), eq(transactions.status, "pending"), eq(transactions.kind, "buy"), eq(transactions.subjectId, orderHash)))
+    .get();
 
 const erc20Total = (order: OrderComponentsJson) =>
   order.consideration.filter((item) => item.itemType === ITEM_TYPE.ERC20).reduce((sum, item) => sum + BigInt(item.startAmount), 0n);
@@ -50,7 +60,7 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
     const items: BuyResultItem[] = [];
     let committed: { token: string; amount: bigint } | undefined;
     try {
-      const order = await fillableOrder(ctx, chain, orderHash);
+      const order = await fillableOrder(ctx, chain, projectId, orderHash);
       const components = JSON.parse(order.parameters) as OrderComponentsJson;
       const fulfilment = encodeFulfilment(components, order.signature);
       let gasLimit: bigint | undefined;
