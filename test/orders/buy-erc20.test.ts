@@ -21,6 +21,7 @@ let buyer: TestProject;
 let drop: { contractAddress: string };
 let seller: Awaited<ReturnType<typeof freshWallet>>;
 let token: Address;
+let mintTokens: (to: string, amount: bigint) => Promise<void>;
 
 const tokenBalance = (owner: string) => chainClient().readContract({ address: token, abi: testErc20Abi, functionName: "balanceOf", args: [owner as Address] });
 const allowance = (owner: string) =>
@@ -46,12 +47,15 @@ beforeAll(async () => {
   drop = await deployConfirmedDrop(creator, { name: "Paid in tokens", metadataStorageType: "self-hosted", baseUri: "https://example.com/erc20/", creatorFeeBps: Number(FEE_BPS) });
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 5 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 7 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
   const issuer = await freshWallet();
   token = await issuer.deploy(testErc20Abi, testErc20Bytecode);
-  await issuer.send({ to: token, data: encodeFunctionData({ abi: testErc20Abi, functionName: "mint", args: [buyer.walletAddress as Address, 1_000_000n] }) });
+  mintTokens = async (to, amount) => {
+    await issuer.send({ to: token, data: encodeFunctionData({ abi: testErc20Abi, functionName: "mint", args: [to as Address, amount] }) });
+  };
+  await mintTokens(buyer.walletAddress, 1_000_000n);
 });
 
 describe("buying ERC20-priced listings with the project wallet", () => {
@@ -101,6 +105,23 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     const sent = await chainClient().getTransaction({ hash: settled.transactionHash });
     expect(sent.gas).not.toBe(fillGasLimitWithoutEstimate(canonicalOrder(parameters)));
     expect((await ownerOf(drop.contractAddress, 2n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+  });
+
+  it("does not approve again while an earlier request's approval is still pending", async () => {
+    const second = await createTestProject("ERC20 second buyer");
+    await fund(second.walletAddress);
+    await mintTokens(second.walletAddress, 1_000n);
+    const [six, seven] = [await listForToken("6", 100n), await listForToken("7", 100n)];
+    const buyAs = (orderHash: string) => call("/v1/project-wallet/orders/buy", { secretKey: second.secretKey, body: { chainId: 1868, orderHashes: [orderHash] } });
+
+    const first = await buyAs(six.orderHash);
+    expect(first.body[0].result.map((item: { type: string }) => item.type)).toEqual(["transaction", "transaction"]);
+    // Sent right after: the approval is usually still unmined (then this request must trust it)
+    // and at most a block old (then the allowance is on chain); either way no second approval.
+    const next = await buyAs(seven.orderHash);
+    expect(next.body[0].result).toHaveLength(1);
+    expect((await waitForTransaction(next.body[0].result[0].result.id, second.apiKey)).status).toBe("confirmed");
+    expect((await ownerOf(drop.contractAddress, 7n)).toLowerCase()).toBe(second.walletAddress.toLowerCase());
   });
 
   it("answers insufficient_funds for the orders a request cannot pay for, and sends nothing for them", async () => {

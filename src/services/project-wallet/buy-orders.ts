@@ -50,7 +50,7 @@ const erc20Total = (order: OrderComponentsJson) =>
 export async function buyOrders(ctx: ServiceContext, projectId: string, input: { chainId: number; orderHashes: string[] }) {
   const chain = getChain(ctx.env, input.chainId);
   const project = await getProjectRow(ctx, projectId);
-  const payments = new Erc20Payments(chain, project.walletAddress);
+  const payments = new Erc20Payments(ctx, chain, project);
   const jobId = crypto.randomUUID();
   const send = (request: Omit<Parameters<typeof sendFromProjectWallet>[2], "jobId" | "chainId" | "metadata" | "payload">) =>
     sendFromProjectWallet(ctx, project, { ...request, jobId, chainId: chain.chainId, metadata: null, payload: null });
@@ -70,7 +70,7 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
         const payment = await payments.commit(token, amount);
         committed = { token, amount };
         if (payment.needsApproval) {
-          const approval = await send({ kind: "approve", subjectId: token, to: token, data: encodeErc20Approve(chain.seaportAddress, UNLIMITED_ALLOWANCE), value: "0", revertAbi: "erc20" });
+          const approval = await send({ kind: "approve", subjectId: token.toLowerCase(), to: token, data: encodeErc20Approve(chain.seaportAddress, UNLIMITED_ALLOWANCE), value: "0", revertAbi: "erc20" });
           payments.approvalSent(token);
           items.push({ type: "transaction", result: approval.transaction });
         }

@@ -3,10 +3,13 @@
 // token and tracks what its own orders have committed; a missing allowance is granted once per
 // token, unlimited, right before the first fill that needs it (decision 20), and nonce order
 // keeps the approval ahead of the fills.
+import { and, eq } from "drizzle-orm";
 import { erc20Allowance, erc20Balance } from "../../chain/erc20";
 import { classifySimulationError } from "../../chain/rpc-errors";
+import { transactions } from "../../db/schema";
 import type { ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
+import type { ServiceContext } from "../context";
 
 export const UNLIMITED_ALLOWANCE = 2n ** 256n - 1n;
 
@@ -32,8 +35,9 @@ export class Erc20Payments {
   private readonly budgets = new Map<string, TokenBudget>();
 
   constructor(
+    private readonly ctx: ServiceContext,
     private readonly chain: ChainConfig,
-    private readonly walletAddress: string,
+    private readonly project: { id: string; walletAddress: string },
   ) {}
 
   /** Commits `amount` of `token` to one fill; insufficient_funds when the balance cannot cover this request's fills. */
@@ -64,16 +68,34 @@ export class Erc20Payments {
     const known = this.budgets.get(key);
     if (known) return known;
     const [balance, allowance] = await Promise.all([
-      erc20Balance(this.chain.rpcUrl, token, this.walletAddress),
-      erc20Allowance(this.chain.rpcUrl, token, this.walletAddress, this.chain.seaportAddress),
+      erc20Balance(this.chain.rpcUrl, token, this.project.walletAddress),
+      erc20Allowance(this.chain.rpcUrl, token, this.project.walletAddress, this.chain.seaportAddress),
     ]).catch((error: unknown) => {
       if (classifySimulationError(error).kind === "unavailable") {
         throw new AppError("chain_unavailable", `chain ${this.chain.chainId} RPC did not answer the balance and allowance of token ${token}`);
       }
       throw new AppError("order_not_fillable", `the order's currency ${token} does not answer balanceOf and allowance as an ERC20 does`);
     });
-    const budget = { balance, allowance, committed: 0n, approvalSent: false };
+    // An approval an earlier request sent and the chain has not mined yet counts as sent.
+    const budget = { balance, allowance, committed: 0n, approvalSent: await this.approvalPending(token) };
     this.budgets.set(key, budget);
     return budget;
+  }
+
+  private async approvalPending(token: string): Promise<boolean> {
+    const row = await this.ctx.db
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(
+        and(
+          eq(transactions.projectId, this.project.id),
+          eq(transactions.chainId, this.chain.chainId),
+          eq(transactions.status, "pending"),
+          eq(transactions.kind, "approve"),
+          eq(transactions.subjectId, token.toLowerCase()),
+        ),
+      )
+      .get();
+    return row !== undefined;
   }
 }
