@@ -1,14 +1,15 @@
 // POST /v1/project-wallet/orders/buy: the project wallet fills listed Seaport orders, one
 // transaction per order (an ERC20-priced order may get its token's approval first). An order
 // that cannot be bought becomes an error item; the others go on.
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { encodeErc20Approve } from "../../chain/erc20";
 import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seaport-fulfil";
 import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
-import { orders, transactions } from "../../db/schema";
+import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, type ErrorCode } from "../../lib/errors";
 import type { ServiceContext } from "../context";
+import { pendingTransactionFor } from "../engine/transaction-rows";
 import { getProjectRow } from "../projects";
 import type { TransactionView } from "../transactions/transaction-view";
 import { Erc20Payments, UNLIMITED_ALLOWANCE } from "./erc20-payments";
@@ -27,7 +28,7 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, projectId:
   if (order.status !== "active") throw unfillable(`the order is ${order.status}`);
   if (order.endTime.getTime() <= Date.now()) throw unfillable("the order has expired");
   // A retried request (no Idempotency-Key) must not send a second fill that can only revert.
-  const inFlight = await pendingBuyOf(ctx, projectId, orderHash);
+  const inFlight = await pendingTransactionFor(ctx.db, { projectId, chainId: chain.chainId, kind: "buy", subjectId: orderHash });
   if (inFlight) throw unfillable(`this project's buy of the order is still pending (transaction ${inFlight.id})`);
   const status = await seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, orderHash).catch(() => {
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
@@ -36,13 +37,6 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, projectId:
   if (isFullyFilled(status)) throw unfillable("the order is already filled");
   return order;
 }
-
-const pendingBuyOf = ({ db }: ServiceContext, projectId: string, orderHash: string) =>
-  db
-    .select({ id: transactions.id })
-    .from(transactions)
-    .where(and(eq(transactions.projectId, projectId), eq(transactions.status, "pending"), eq(transactions.kind, "buy"), eq(transactions.subjectId, orderHash)))
-    .get();
 
 const erc20Total = (order: OrderComponentsJson) =>
   order.consideration.filter((item) => item.itemType === ITEM_TYPE.ERC20).reduce((sum, item) => sum + BigInt(item.startAmount), 0n);

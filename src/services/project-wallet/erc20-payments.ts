@@ -3,13 +3,12 @@
 // token and tracks what its own orders have committed; a missing allowance is granted once per
 // token, unlimited, right before the first fill that needs it (decision 20), and nonce order
 // keeps the approval ahead of the fills.
-import { and, eq } from "drizzle-orm";
 import { erc20Allowance, erc20Balance } from "../../chain/erc20";
 import { classifySimulationError } from "../../chain/rpc-errors";
-import { transactions } from "../../db/schema";
 import type { ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
+import { pendingTransactionFor } from "../engine/transaction-rows";
 
 export const UNLIMITED_ALLOWANCE = 2n ** 256n - 1n;
 
@@ -77,25 +76,9 @@ export class Erc20Payments {
       throw new AppError("order_not_fillable", `the order's currency ${token} does not answer balanceOf and allowance as an ERC20 does`);
     });
     // An approval an earlier request sent and the chain has not mined yet counts as sent.
-    const budget = { balance, allowance, committed: 0n, approvalSent: await this.approvalPending(token) };
+    const pendingApproval = await pendingTransactionFor(this.ctx.db, { projectId: this.project.id, chainId: this.chain.chainId, kind: "approve", subjectId: token.toLowerCase() });
+    const budget = { balance, allowance, committed: 0n, approvalSent: pendingApproval !== undefined };
     this.budgets.set(key, budget);
     return budget;
-  }
-
-  private async approvalPending(token: string): Promise<boolean> {
-    const row = await this.ctx.db
-      .select({ id: transactions.id })
-      .from(transactions)
-      .where(
-        and(
-          eq(transactions.projectId, this.project.id),
-          eq(transactions.chainId, this.chain.chainId),
-          eq(transactions.status, "pending"),
-          eq(transactions.kind, "approve"),
-          eq(transactions.subjectId, token.toLowerCase()),
-        ),
-      )
-      .get();
-    return row !== undefined;
   }
 }
