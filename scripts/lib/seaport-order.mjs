@@ -1,37 +1,13 @@
 // Minimal Seaport 1.6 basic order (ETH for one ERC-721), signed with viem's signTypedData and
 // filled with fulfillBasicOrder_efficient_6GL6yc. Used by the gas benchmark and the tests.
+import { createRequire } from "node:module";
 import { zeroAddress, zeroHash } from "viem";
 
-export const SEAPORT_ORDER_TYPES = {
-  OrderComponents: [
-    { name: "offerer", type: "address" },
-    { name: "zone", type: "address" },
-    { name: "offer", type: "OfferItem[]" },
-    { name: "consideration", type: "ConsiderationItem[]" },
-    { name: "orderType", type: "uint8" },
-    { name: "startTime", type: "uint256" },
-    { name: "endTime", type: "uint256" },
-    { name: "zoneHash", type: "bytes32" },
-    { name: "salt", type: "uint256" },
-    { name: "conduitKey", type: "bytes32" },
-    { name: "counter", type: "uint256" },
-  ],
-  OfferItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-  ],
-  ConsiderationItem: [
-    { name: "itemType", type: "uint8" },
-    { name: "token", type: "address" },
-    { name: "identifierOrCriteria", type: "uint256" },
-    { name: "startAmount", type: "uint256" },
-    { name: "endAmount", type: "uint256" },
-    { name: "recipient", type: "address" },
-  ],
-};
+// Seaport's EIP-712 types as seaport-js (a dev dependency, CommonJS) defines them: Node cannot
+// import the service's TypeScript copy (src/chain/seaport-types.ts), which the orders tests
+// check against seaport-js through identical order hashes.
+const require = createRequire(import.meta.url);
+export const SEAPORT_ORDER_TYPES = require("@opensea/seaport-js/lib/constants").EIP_712_ORDER_TYPE;
 
 const NATIVE = 0;
 const ERC721 = 2;
