@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { SequencerCore } from "../services/engine/sequencer";
+import type { SubjectRef } from "../services/engine/pending-subjects";
 import type { SubmitResult, TxIntent, WatchedTransaction } from "../services/engine/types";
 import { logError } from "../lib/log";
 import { watcherStub } from "./stubs";
@@ -13,7 +14,8 @@ interface Identity {
  * Allocates nonces for one wallet on one chain, signs and broadcasts (logic in
  * services/engine/sequencer.ts). Storage: `nonce` {next, released[]}, `reservation:<contract>`
  * {anchor, unconfirmed} (services/engine/token-reservations.ts), `identity` {chainId,
- * walletIndex} for the gap-filling alarm.
+ * walletIndex} for the gap-filling alarm, `pending:<kind>:<subject>`
+ * (services/engine/pending-subjects.ts).
  */
 export class WalletSequencer extends DurableObject<Env> {
   private readonly core: SequencerCore;
@@ -43,6 +45,10 @@ export class WalletSequencer extends DurableObject<Env> {
 
   settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void> {
     return this.core.settleReservation(contract, nonce, nextTokenIdAfter);
+  }
+
+  releaseSubject(subject: SubjectRef, transactionId: string, confirmed: boolean): Promise<void> {
+    return this.core.releaseSubject(subject, transactionId, confirmed);
   }
 
   override async alarm(): Promise<void> {

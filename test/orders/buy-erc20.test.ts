@@ -47,7 +47,7 @@ beforeAll(async () => {
   drop = await deployConfirmedDrop(creator, { name: "Paid in tokens", metadataStorageType: "self-hosted", baseUri: "https://example.com/erc20/", creatorFeeBps: Number(FEE_BPS) });
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 7 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 9 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
   const issuer = await freshWallet();
@@ -122,6 +122,24 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     expect(next.body[0].result).toHaveLength(1);
     expect((await waitForTransaction(next.body[0].result[0].result.id, second.apiKey)).status).toBe("confirmed");
     expect((await ownerOf(drop.contractAddress, 7n)).toLowerCase()).toBe(second.walletAddress.toLowerCase());
+  });
+
+  it("sends one approval when two requests needing it arrive together, and both fills go through", async () => {
+    const third = await createTestProject("ERC20 simultaneous buyer");
+    await fund(third.walletAddress);
+    await mintTokens(third.walletAddress, 1_000n);
+    const [eight, nine] = [await listForToken("8", 100n), await listForToken("9", 100n)];
+    const buyAs = (orderHash: string) => call("/v1/project-wallet/orders/buy", { secretKey: third.secretKey, body: { chainId: 1868, orderHashes: [orderHash] } });
+
+    const answers = await Promise.all([buyAs(eight.orderHash), buyAs(nine.orderHash)]);
+    const items = answers.flatMap((answer) => answer.body[0].result as { type: string; result: { id: string; to: string } }[]);
+    expect(items.every((item) => item.type === "transaction"), JSON.stringify(items)).toBe(true);
+    expect(items.filter((item) => item.result.to.toLowerCase() === token)).toHaveLength(1);
+    expect(items).toHaveLength(3);
+    expect(await nonceOf(third.walletAddress)).toBe(3);
+    for (const item of items) expect((await waitForTransaction(item.result.id, third.apiKey)).status).toBe("confirmed");
+    expect((await ownerOf(drop.contractAddress, 8n)).toLowerCase()).toBe(third.walletAddress.toLowerCase());
+    expect((await ownerOf(drop.contractAddress, 9n)).toLowerCase()).toBe(third.walletAddress.toLowerCase());
   });
 
   it("answers insufficient_funds for the orders a request cannot pay for, and sends nothing for them", async () => {

@@ -1,9 +1,11 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { runInDurableObject } from "cloudflare:test";
 import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { env } from "cloudflare:workers";
 import { encodeFulfilment } from "../../src/chain/seaport-fulfil";
+import { sequencerStub } from "../../src/durable-objects/stubs";
 import { canonicalOrder } from "../../src/services/orders/order-shape";
 import { seaportJsCancel, seaportJsList } from "../helpers/seaport";
 import { freshWallet } from "../helpers/wallets";
@@ -35,7 +37,7 @@ beforeAll(async () => {
   drop = deployed.body.drop;
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 6 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 7 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
 });
@@ -96,6 +98,28 @@ describe("buying listed orders with the project wallet", () => {
     ]);
     expect(await chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore);
     expect((await waitForTransaction(pending.result.id, buyer.apiKey)).status).toBe("confirmed");
+  });
+
+  it("sends one fill when two requests for the same order arrive together", async () => {
+    const orderHash = await listToken("7", ETHER / 20n);
+    const nonceBefore = await chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" });
+
+    // Both pass the D1 check before either reaches the sequencer; its hold must stop the second.
+    const answers = await Promise.all([buy([orderHash]), buy([orderHash])]);
+    const items = answers.map((answer) => answer.body[0].result[0]);
+    const sent = items.filter((item) => item.type === "transaction");
+    expect(sent).toHaveLength(1);
+    expect(items.find((item) => item.type === "error")).toEqual({
+      type: "error",
+      result: { code: "order_not_fillable", message: `this project's buy of the order is still pending (transaction ${sent[0].result.id})` },
+    });
+    expect(await chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore + 1);
+    expect((await waitForTransaction(sent[0].result.id, buyer.apiKey)).status).toBe("confirmed");
+    expect((await ownerOf(drop.contractAddress, 7n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+    // Settling frees the hold (every earlier buy in this file has settled too).
+    const holds = () =>
+      runInDurableObject(sequencerStub(env, 1868, buyer.walletAddress), async (_instance, state) => [...(await state.storage.list({ prefix: "pending:" })).keys()]);
+    await vi.waitFor(async () => expect(await holds()).toEqual([]));
   });
 
   it("needs the secret key and valid input", async () => {

@@ -172,7 +172,7 @@ export const buyOrders = createRoute({
   middleware: [secretKey, idempotency] as const,
   summary: "Buy listed orders",
   description:
-    "Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance (checked across the request's orders first: `insufficient_funds`); when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. An order this project is already buying (its fill still pending) is an `order_not_fillable` item. An order that cannot be bought yields an error item; the others still go through.",
+    "Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance (checked across the request's orders first: `insufficient_funds`); when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. Each token is approved once even across simultaneous requests. An order this project is already buying (its fill still pending, or sent by a request arriving at the same time) is an `order_not_fillable` item. An order that cannot be bought yields an error item; the others still go through.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(BuyBody, "The chain and the orders to buy, in order", {

@@ -41,6 +41,8 @@ export interface TxIntent {
 export interface SubmitFailure {
   ok: false;
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+  /** With `conflict`: the unmined transaction of the same kind and subject (services/engine/pending-subjects.ts). */
+  pendingTransactionId?: string;
 }
 
 export type SubmitResult = { ok: true; transaction: TransactionView; firstTokenId?: number } | SubmitFailure;

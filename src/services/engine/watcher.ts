@@ -8,6 +8,7 @@ import { getChain } from "../../lib/chains";
 import type { ServiceContext } from "../context";
 import { engineConfig } from "./config";
 import { finalizeTransaction, type Settlement } from "./finalize";
+import { holdsSubject, type SubjectRef } from "./pending-subjects";
 import { updatePendingHash } from "./transaction-rows";
 import type { SentHash, WatchedTransaction } from "./types";
 
@@ -15,6 +16,7 @@ export interface SequencerPort {
   bump(record: WatchedTransaction): Promise<WatchedTransaction>;
   fill(record: WatchedTransaction): Promise<WatchedTransaction>;
   settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void>;
+  releaseSubject(subject: SubjectRef, transactionId: string, confirmed: boolean): Promise<void>;
 }
 
 export interface PollResult {
@@ -99,6 +101,7 @@ async function settle(ctx: ServiceContext, record: WatchedTransaction, settlemen
     const minted = settlement.status === "confirmed" ? nextTokenIdAfter(settlement.receipt, contract) : null;
     await sequencer.settleReservation(contract, record.nonce, minted);
   }
+  if (holdsSubject(record)) await sequencer.releaseSubject({ kind: record.kind, subjectId: record.subjectId }, record.id, settlement.status === "confirmed");
   return { record: { ...record, settled: true }, nextPollInMs: null };
 }
 

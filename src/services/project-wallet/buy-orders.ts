@@ -13,13 +13,24 @@ import { pendingTransactionFor } from "../engine/transaction-rows";
 import { getProjectRow } from "../projects";
 import type { TransactionView } from "../transactions/transaction-view";
 import { Erc20Payments, UNLIMITED_ALLOWANCE } from "./erc20-payments";
-import { sendFromProjectWallet } from "./send";
+import { sendFromProjectWallet, SubjectStillPending } from "./send";
 
 export type BuyResultItem =
   | { type: "transaction"; result: TransactionView }
   | { type: "error"; result: { code: ErrorCode; message: string } };
 
 const unfillable = (message: string) => new AppError("order_not_fillable", message);
+const buyStillPending = (transactionId: string) => unfillable(`this project's buy of the order is still pending (transaction ${transactionId})`);
+
+/** A refusal because the same buy or approval is still unmined, as `onPending` says; other errors as they are. */
+async function unlessStillPending<T, R>(sending: Promise<T>, onPending: (transactionId: string) => R): Promise<T | R> {
+  try {
+    return await sending;
+  } catch (error) {
+    if (error instanceof SubjectStillPending) return onPending(error.pendingTransactionId);
+    throw error;
+  }
+}
 
 async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, projectId: string, orderHash: string) {
   const order = await ctx.db.select().from(orders).where(eq(orders.orderHash, orderHash)).get();
@@ -29,7 +40,7 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, projectId:
   if (order.endTime.getTime() <= Date.now()) throw unfillable("the order has expired");
   // A retried request (no Idempotency-Key) must not send a second fill that can only revert.
   const inFlight = await pendingTransactionFor(ctx.db, { projectId, chainId: chain.chainId, kind: "buy", subjectId: orderHash });
-  if (inFlight) throw unfillable(`this project's buy of the order is still pending (transaction ${inFlight.id})`);
+  if (inFlight) throw buyStillPending(inFlight.id);
   const status = await seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, orderHash).catch(() => {
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
@@ -64,13 +75,15 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
         const payment = await payments.commit(token, amount);
         committed = { token, amount };
         if (payment.needsApproval) {
-          const approval = await send({ kind: "approve", subjectId: token.toLowerCase(), to: token, data: encodeErc20Approve(chain.seaportAddress, UNLIMITED_ALLOWANCE), value: "0", revertAbi: "erc20" });
+          const approving = send({ kind: "approve", subjectId: token.toLowerCase(), to: token, data: encodeErc20Approve(chain.seaportAddress, UNLIMITED_ALLOWANCE), value: "0", revertAbi: "erc20" });
+          // A simultaneous request's approval got there first: the fill trusts that one (decision 25).
+          const approval = await unlessStillPending(approving, () => null);
           payments.approvalSent(token);
-          items.push({ type: "transaction", result: approval.transaction });
+          if (approval) items.push({ type: "transaction", result: approval.transaction });
         }
         if (payment.dependsOnApproval) gasLimit = fillGasLimitWithoutEstimate(components);
       }
-      const fill = await send({
+      const filling = send({
         kind: "buy",
         subjectId: orderHash,
         to: chain.seaportAddress,
@@ -78,6 +91,9 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
         value: fulfilment.value.toString(),
         revertAbi: "seaport",
         ...(gasLimit ? { gasLimit: gasLimit.toString() } : {}),
+      });
+      const fill = await unlessStillPending(filling, (transactionId) => {
+        throw buyStillPending(transactionId);
       });
       items.push({ type: "transaction", result: fill.transaction });
     } catch (error) {

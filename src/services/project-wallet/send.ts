@@ -15,6 +15,16 @@ export function assertOwnProject(bodyProjectId: string | undefined, keyProjectId
   }
 }
 
+/** The sequencer refused: this wallet's transaction of the same kind and subject is still unmined. */
+export class SubjectStillPending extends AppError {
+  constructor(
+    message: string,
+    readonly pendingTransactionId: string,
+  ) {
+    super("conflict", message);
+  }
+}
+
 export type SendRequest = Omit<TxIntent, "transactionId" | "projectId" | "walletIndex" | "walletAddress" | "jobId"> & { jobId?: string };
 
 /** Hands an intent to the wallet's sequencer; a refusal becomes the matching AppError. */
@@ -32,7 +42,10 @@ export async function sendFromProjectWallet(
     walletAddress: project.walletAddress,
   };
   const result = await sequencerStub(ctx.env, intent.chainId, project.walletAddress).submit(intent);
-  if (!result.ok) throw new AppError(result.error.code, result.error.message, result.error.details);
+  if (!result.ok) {
+    if (result.pendingTransactionId) throw new SubjectStillPending(result.error.message, result.pendingTransactionId);
+    throw new AppError(result.error.code, result.error.message, result.error.details);
+  }
   const transaction = result.transaction as TransactionView;
   if (await projectHasWebhooks(ctx.env.DB, project.id)) {
     const queued = await enqueueWebhookStatement(ctx.env.DB, webhookPayload("transaction.pending", { transaction }), { sql: "?", params: [project.id] }).run();
