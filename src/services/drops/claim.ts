@@ -6,6 +6,7 @@ import { checksumAddress } from "../../chain/address";
 import { encodeMintTo, mintGasLimitWithoutEstimate } from "../../chain/drop-contract";
 import { collections } from "../../db/schema";
 import { getChain } from "../../lib/chains";
+import { IsolateCache } from "../../lib/isolate-cache";
 import { AppError, notFound } from "../../lib/errors";
 import type { ClaimedAsset, Collection, TokenMetadata } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
@@ -19,23 +20,20 @@ import { assetFieldsFrom, defaultMetadataOf, metadataFor, type ClaimPayload } fr
 interface DropDisplay {
   collection: Collection | null;
   defaultMetadata: TokenMetadata | null;
-  at: number;
 }
 
 // What a claim response shows besides the token ids (the drop's collection and default
 // metadata) changes rarely; a short per-isolate cache keeps two D1 reads off every claim.
-const DISPLAY_TTL_MS = 30_000;
-const displays = new Map<string, DropDisplay>();
+const displays = new IsolateCache<DropDisplay>(30_000);
 
 async function dropDisplay(ctx: ServiceContext, dropId: string, payload: ClaimPayload): Promise<DropDisplay> {
   const cached = displays.get(dropId);
-  if (cached && Date.now() - cached.at < DISPLAY_TTL_MS) return cached;
+  if (cached) return cached;
   const [collection, defaultMetadata] = await Promise.all([
     ctx.db.select().from(collections).where(eq(collections.dropId, dropId)).get(),
     defaultMetadataOf(ctx, payload),
   ]);
-  const display = { collection: collection ? collectionView(collection) : null, defaultMetadata, at: Date.now() };
-  if (displays.size > 10_000) displays.clear();
+  const display = { collection: collection ? collectionView(collection) : null, defaultMetadata };
   displays.set(dropId, display);
   return display;
 }

@@ -1,6 +1,7 @@
 // Metadata of freshly minted tokens: the claim's overrides (or the mint's one metadata object)
 // for the ids the receipt reports, falling back to the drop's default.
 import { tokenMetadata } from "../../db/schema";
+import { IsolateCache } from "../../lib/isolate-cache";
 import type { TokenMetadata } from "../../schemas/resources";
 import type { AssetFields } from "../chain-events/apply";
 import type { ServiceContext } from "../context";
@@ -23,7 +24,20 @@ export interface ClaimPayload {
 export const metadataFor = (payload: ClaimPayload, index: number): TokenMetadata | null =>
   payload.overrides?.[index] ?? payload.forEveryToken ?? null;
 
+// A drop's default metadata is written with the drop at deploy and never edited, so every
+// claim's response and every confirmed mint in this isolate can share one read.
+const defaults = new IsolateCache<TokenMetadata | null>(60_000);
+
 export async function defaultMetadataOf(ctx: ServiceContext, payload: ClaimPayload): Promise<TokenMetadata | null> {
+  const key = `${payload.chainId}:${payload.contract}`;
+  const cached = defaults.get(key);
+  if (cached !== undefined) return cached;
+  const metadata = await readDefaultMetadata(ctx, payload);
+  defaults.set(key, metadata);
+  return metadata;
+}
+
+async function readDefaultMetadata(ctx: ServiceContext, payload: ClaimPayload): Promise<TokenMetadata | null> {
   const row = await ctx.env.DB.prepare(
     "select name, description, image, animation_url, external_url from token_metadata where chain_id = ? and contract_address = ? and token_key = 'default'",
   )
@@ -50,7 +64,8 @@ export function assetFieldsFrom(metadata: TokenMetadata | null, tokenUri: string
 }
 
 export async function mintedAssetFields(ctx: ServiceContext, payload: ClaimPayload, tokenIds: string[]): Promise<AssetFields[]> {
-  const fallback = await defaultMetadataOf(ctx, payload);
+  const needsFallback = tokenIds.some((_, index) => !metadataFor(payload, index));
+  const fallback = needsFallback ? await defaultMetadataOf(ctx, payload) : null;
   return tokenIds.map((tokenId, index) => assetFieldsFrom(metadataFor(payload, index) ?? fallback, `${payload.baseUri}${tokenId}`));
 }
 

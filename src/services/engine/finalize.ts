@@ -5,6 +5,7 @@ import type { TransactionReceipt } from "../../chain/transactions";
 import { eq } from "drizzle-orm";
 import { transactions } from "../../db/schema";
 import { getChain } from "../../lib/chains";
+import { IsolateCache } from "../../lib/isolate-cache";
 import { claimLog, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { mintKey } from "../indexer/asset-fields";
 import { logEffects } from "../indexer/apply-logs";
@@ -36,8 +37,11 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
   const statements: D1PreparedStatement[] = [];
   const now = Date.now();
 
+  // The row is read first: its payload drives a claim's effects, the row itself the webhook event.
+  const row = await ctx.db.select().from(transactions).where(eq(transactions.id, record.id)).get();
   if (settlement.status === "confirmed") {
-    statements.push(...(await confirmedEffects(ctx, record, settlement.receipt, stillPending)));
+    const payload = (record.kind === "claim" || record.kind === "mint") && row?.payload ? (JSON.parse(row.payload) as ClaimPayload) : null;
+    statements.push(...(await confirmedEffects(ctx, record, settlement.receipt, stillPending, payload)));
   }
   if (record.kind === "deploy" && record.subjectId) {
     statements.push(
@@ -54,7 +58,7 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
   const transactionHash = mined?.transactionHash ?? record.hashes.at(-1)?.hash ?? null;
 
   // The webhook event is queued in the same batch, so it exists exactly when the status changed.
-  const row = await ctx.db.select().from(transactions).where(eq(transactions.id, record.id)).get();
+  let webhookStatement: number | undefined;
   if (row) {
     const settled = transactionView({
       ...row,
@@ -65,7 +69,7 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
       errorMessage,
       updatedAt: new Date(now),
     });
-    statements.push(enqueueWebhookStatement(db, webhookPayload(`transaction.${settlement.status}`, { transaction: settled }), { sql: "?", params: [record.projectId] }, stillPending));
+    webhookStatement = statements.push(enqueueWebhookStatement(db, webhookPayload(`transaction.${settlement.status}`, { transaction: settled }), { sql: "?", params: [record.projectId] }, stillPending)) - 1;
   }
   statements.push(
     db
@@ -86,8 +90,9 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
         record.id,
       ),
   );
-  await db.batch(statements);
-  await kickWebhooks(ctx.env, record.projectId);
+  const results = await db.batch(statements);
+  // Most projects have no endpoint: no event queued, no dispatcher to wake.
+  if (webhookStatement !== undefined && results[webhookStatement]?.meta.changes) await kickWebhooks(ctx.env, record.projectId);
   if (record.kind === "buy" && record.subjectId) {
     // order.filled goes to the project that listed the order (queued with the fill's effects).
     const order = await db.prepare("select project_id from orders where order_hash = ?").bind(record.subjectId).first<{ project_id: string | null }>();
@@ -105,6 +110,7 @@ async function confirmedEffects(
   record: WatchedTransaction,
   receipt: TransactionReceipt,
   stillPending: { sql: string; params: unknown[] },
+  payload: ClaimPayload | null,
 ): Promise<D1PreparedStatement[]> {
   const db = ctx.env.DB;
   const chain = getChain(ctx.env, record.chainId);
@@ -114,7 +120,6 @@ async function confirmedEffects(
   const relevant = events.filter((event) => event.type === "seaport" || known.has(contractOf(event)));
 
   const assets = new Map<string, AssetFields>();
-  const payload = record.kind === "claim" || record.kind === "mint" ? await claimPayload(ctx, record.id) : null;
   const minted = payload ? relevant.flatMap(mintsOf).filter((mint) => mint.contract === payload.contract).map((mint) => mint.tokenId) : [];
   if (payload) {
     // The receipt is authoritative: the i-th minted token gets the i-th override.
@@ -153,17 +158,23 @@ function contractOf(event: IndexedEvent): string {
   }
 }
 
+// Contracts seen in `collections`, per isolate: a collection is only ever removed when its drop's
+// deployment failed (no contract, so no logs), while one registered a moment ago must be seen at
+// once, so only "known" is cached, never "unknown".
+const knownCollectionCache = new IsolateCache<true>(60_000);
+
 async function knownCollections(db: D1Database, chainId: number, events: IndexedEvent[]): Promise<Set<string>> {
   const contracts = [...new Set(events.filter((e) => e.type !== "seaport").map(contractOf))];
-  if (!contracts.length) return new Set();
+  const known = new Set(contracts.filter((contract) => knownCollectionCache.get(`${chainId}:${contract}`)));
+  const unsure = contracts.filter((contract) => !known.has(contract));
+  if (!unsure.length) return known;
   const rows = await db
-    .prepare(`select contract_address from collections where chain_id = ? and contract_address in (${contracts.map(() => "?").join(", ")})`)
-    .bind(chainId, ...contracts)
+    .prepare(`select contract_address from collections where chain_id = ? and contract_address in (${unsure.map(() => "?").join(", ")})`)
+    .bind(chainId, ...unsure)
     .all<{ contract_address: string }>();
-  return new Set(rows.results.map((row) => row.contract_address));
-}
-
-async function claimPayload(ctx: ServiceContext, transactionId: string): Promise<ClaimPayload | null> {
-  const row = await ctx.env.DB.prepare("select payload from transactions where id = ?").bind(transactionId).first<{ payload: string | null }>();
-  return row?.payload ? (JSON.parse(row.payload) as ClaimPayload) : null;
+  for (const { contract_address: contract } of rows.results) {
+    known.add(contract);
+    knownCollectionCache.set(`${chainId}:${contract}`, true);
+  }
+  return known;
 }
