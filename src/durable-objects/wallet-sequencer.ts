@@ -12,7 +12,7 @@ interface Identity {
 
 /**
  * Allocates nonces for one wallet on one chain, signs and broadcasts (logic in
- * services/engine/sequencer.ts). Storage: `nonce` {next, released[]}, `reservation:<contract>`
+ * services/engine/sequencer.ts). Storage: `nonce` {next, released[]} (services/engine/wallet-nonces.ts), `reservation:<contract>`
  * {anchor, unconfirmed} (services/engine/token-reservations.ts), `identity` {chainId,
  * walletIndex} for the gap-filling alarm, `pending:<kind>:<subject>`
  * (services/engine/pending-subjects.ts).

@@ -11,10 +11,12 @@ import { broadcastRaw, estimateGas, quoteFees, signTransaction, transactionCount
 import { projectAccount } from "../../chain/wallet";
 import { erc20Abi } from "../../chain/erc20";
 import { getChain } from "../../lib/chains";
+import { logError } from "../../lib/log";
 import { serviceContext } from "../context";
 import { transactionView } from "../transactions/transaction-view";
 import { bumpedFees, engineConfig } from "./config";
 import { PendingSubjects, type SubjectRef } from "./pending-subjects";
+import { WalletNonces } from "./wallet-nonces";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
 import { anchorAt, openBook, release, reserve, reservedCount, upgradeBook, type ReservationBook, type StoredBook } from "./token-reservations";
 import type { MintReservation, RevertAbi, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
@@ -24,18 +26,9 @@ export interface WatcherPort {
   forget(id: string): Promise<void>;
 }
 
-interface NonceState {
-  next: number;
-  /** Nonces given back by definite rejections, reused first so no gap stays behind. */
-  released: number[];
-}
-
-const NONCE_KEY = "nonce";
 const reservationKey = (contract: string) => `reservation:${contract.toLowerCase()}`;
 const FEE_QUOTE_TTL_MS = 1_000;
 const MAX_NONCE_RESYNCS = 3;
-/** How long a released nonce may wait for a new request before a filler takes it. */
-export const RELEASED_NONCE_GRACE_MS = 5_000;
 
 // createDrop runs the drop's initializer, so its reverts can carry the drop's errors too.
 const REVERT_ABIS = { drop: dropErc721Abi, factory: [...dropFactoryAbi, ...dropErc721Abi], erc20: erc20Abi, seaport: seaportAbi, none: undefined };
@@ -53,8 +46,7 @@ const failure = (code: SubmitFailure["error"]["code"], message: string, details?
 });
 
 export class SequencerCore {
-  private nonce: NonceState | undefined;
-  private nonceLoading: Promise<NonceState> | undefined;
+  private readonly nonces: WalletNonces;
   private fees: { quote: FeeQuote; at: number } | undefined;
   private readonly config: ReturnType<typeof engineConfig>;
   private readonly pendingSubjects: PendingSubjects;
@@ -63,9 +55,10 @@ export class SequencerCore {
     private readonly env: Env,
     private readonly storage: DurableObjectStorage,
     private readonly watcherFor: (transactionId: string) => WatcherPort,
-    private readonly scheduleGapCheck: (at: number) => Promise<void>,
+    scheduleGapCheck: (at: number) => Promise<void>,
   ) {
     this.config = engineConfig(env);
+    this.nonces = new WalletNonces(storage, scheduleGapCheck);
     this.pendingSubjects = new PendingSubjects(storage, 2 * this.config.failAfterMs);
   }
 
@@ -95,9 +88,8 @@ export class SequencerCore {
     } catch {
       return failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable`);
     }
-    let nonceState: NonceState;
     try {
-      nonceState = await this.loadNonce(chain.rpcUrl, intent.walletAddress);
+      await this.nonces.load(chain.rpcUrl, intent.walletAddress);
     } catch {
       return failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable`);
     }
@@ -116,7 +108,7 @@ export class SequencerCore {
       if (soldOut) return soldOut;
     }
     this.pendingSubjects.hold(intent, intent.transactionId);
-    let nonce = this.allocateNonce(nonceState);
+    let nonce = this.nonces.allocate();
     let firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
 
     const createdAt = new Date();
@@ -167,10 +159,19 @@ export class SequencerCore {
 
       // 3. Persist before broadcasting: the watcher holds the raw bytes, D1 the visible record.
       const { db } = serviceContext(this.env);
-      const [row] = await Promise.all([
-        insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
-        this.watcherFor(intent.transactionId).track(record),
-      ]);
+      let row: Awaited<ReturnType<typeof insertPendingRow>>;
+      try {
+        [row] = await Promise.all([
+          insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
+          this.watcherFor(intent.transactionId).track(record),
+        ]);
+      } catch (error) {
+        // Half a record must not go out: a watcher without a row sends what nobody was told
+        // about; a row without a watcher stays pending forever.
+        logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, error);
+        await this.withdraw(intent, nonce);
+        return failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried");
+      }
 
       // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
       //    A fee cap under the next block's base fee is the watcher's too: it re-prices the same
@@ -182,25 +183,39 @@ export class SequencerCore {
       if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
         // Someone else used this nonce (a transaction sent outside the service): move past it.
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
-        nonceState = await this.resyncNonce(chain.rpcUrl, intent.walletAddress);
-        nonce = this.allocateNonce(nonceState);
+        await this.nonces.resync(chain.rpcUrl, intent.walletAddress);
+        nonce = this.nonces.allocate();
         if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
         continue;
       }
 
-      await Promise.all([
-        this.watcherFor(intent.transactionId).forget(intent.transactionId),
-        deleteUnsentRow(db, intent.transactionId),
-        this.pendingSubjects.release(intent, intent.transactionId, false),
-      ]);
-      if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
-      await this.releaseNonce(nonce);
+      await this.withdraw(intent, nonce);
       if (outcome.kind === "insufficient_funds") {
         return failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`);
       }
       const reason = outcome.kind === "rejected" ? outcome.reason : outcome.kind.replaceAll("_", " ");
       return failure("chain_unavailable", `the node rejected the transaction: ${reason}`);
     }
+  }
+
+  /**
+   * Takes back a signed transaction the node never got or definitely refused: its watcher, row,
+   * hold, token ids and nonce. A watcher that could not be told to forget may still broadcast the
+   * bytes, so then the nonce stays taken and that watcher settles it.
+   */
+  private async withdraw(intent: TxIntent, nonce: number): Promise<void> {
+    const { db } = serviceContext(this.env);
+    const [forgotten, ...rest] = await Promise.allSettled([
+      this.watcherFor(intent.transactionId).forget(intent.transactionId),
+      deleteUnsentRow(db, intent.transactionId),
+      this.pendingSubjects.release(intent, intent.transactionId, false),
+    ]);
+    for (const failed of [forgotten, ...rest].filter((outcome) => outcome.status === "rejected")) {
+      logError(this.env, { where: "SequencerCore.withdraw", transactionId: intent.transactionId }, failed.reason);
+    }
+    if (forgotten.status === "rejected") return;
+    if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
+    await this.nonces.release(nonce);
   }
 
   /** Re-signs a pending transaction with higher fees: same nonce, same call (or the filler), new hash. */
@@ -252,23 +267,22 @@ export class SequencerCore {
 
   /** Alarm: a released nonce nobody reused is filled so later transactions are not stuck. */
   async fillReleasedNonces(walletIndex: number, chainId: number): Promise<void> {
-    const state = this.nonce ?? (await this.storage.get<NonceState>(NONCE_KEY));
-    if (!state?.released.length) return;
-    this.nonce = state;
+    const released = await this.nonces.released();
+    if (!released.length) return;
     const chain = getChain(this.env, chainId);
     const account = projectAccount(this.env.WALLET_MNEMONIC, walletIndex);
     const fees = await this.feeQuote(chain.rpcUrl, true);
     const mined = await transactionCount(chain.rpcUrl, account.address, "latest");
-    for (const nonce of [...state.released]) {
+    const resolved: number[] = [];
+    for (const nonce of released) {
       if (nonce >= mined) {
         const signed = await signTransaction(account, { chainId, nonce, to: account.address, data: "0x", value: 0n, gas: 21_000n, ...fees });
         const outcome = await broadcastRaw(chain.rpcUrl, signed.raw);
         if (outcome.kind === "transient") continue;
       }
-      state.released = state.released.filter((n) => n !== nonce);
+      resolved.push(nonce);
     }
-    await this.storage.put(NONCE_KEY, state);
-    if (state.released.length) await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
+    await this.nonces.resolved(resolved);
   }
 
   private async book(request: MintReservation): Promise<ReservationBook> {
@@ -322,53 +336,5 @@ export class SequencerCore {
     const quote = await quoteFees(rpcUrl);
     this.fees = { quote, at: Date.now() };
     return quote;
-  }
-
-  /** Stored state, moved forward to the chain's pending count if that is ahead (first use after a restart). */
-  private loadNonce(rpcUrl: string, walletAddress: string): Promise<NonceState> {
-    if (this.nonce) return Promise.resolve(this.nonce);
-    this.nonceLoading ??= (async () => {
-      const [stored, pending] = await Promise.all([this.storage.get<NonceState>(NONCE_KEY), transactionCount(rpcUrl, walletAddress, "pending")]);
-      const state: NonceState = stored ?? { next: pending, released: [] };
-      if (pending > state.next) {
-        state.next = pending;
-        state.released = [];
-      }
-      this.nonce = state;
-      await this.storage.put(NONCE_KEY, state);
-      return state;
-    })().finally(() => {
-      this.nonceLoading = undefined;
-    });
-    return this.nonceLoading;
-  }
-
-  private async resyncNonce(rpcUrl: string, walletAddress: string): Promise<NonceState> {
-    const pending = await transactionCount(rpcUrl, walletAddress, "pending");
-    const state = this.nonce ?? { next: pending, released: [] };
-    state.released = state.released.filter((n) => n >= pending);
-    state.next = Math.max(state.next, pending);
-    this.nonce = state;
-    await this.storage.put(NONCE_KEY, state);
-    return state;
-  }
-
-  /** Synchronous on purpose: no other request may interleave between reading and bumping `next`. */
-  private allocateNonce(state: NonceState): number {
-    const reused = state.released.length ? Math.min(...state.released) : undefined;
-    const nonce = reused ?? state.next++;
-    if (reused !== undefined) state.released = state.released.filter((n) => n !== reused);
-    this.storage.put(NONCE_KEY, state);
-    return nonce;
-  }
-
-  private async releaseNonce(nonce: number): Promise<void> {
-    const state = this.nonce!;
-    if (nonce === state.next - 1) state.next -= 1;
-    else {
-      state.released.push(nonce);
-      await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
-    }
-    await this.storage.put(NONCE_KEY, state);
   }
 }
