@@ -19,6 +19,7 @@ interface Identity {
  */
 export class WalletSequencer extends DurableObject<Env> {
   private readonly core: SequencerCore;
+  private identityStored = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -31,7 +32,11 @@ export class WalletSequencer extends DurableObject<Env> {
   }
 
   async submit(intent: TxIntent): Promise<SubmitResult> {
-    this.ctx.storage.put<Identity>("identity", { chainId: intent.chainId, walletIndex: intent.walletIndex });
+    // An object serves one wallet on one chain: its identity is written once per instance.
+    if (!this.identityStored) {
+      this.ctx.storage.put<Identity>("identity", { chainId: intent.chainId, walletIndex: intent.walletIndex });
+      this.identityStored = true;
+    }
     return this.core.submit(intent);
   }
 
