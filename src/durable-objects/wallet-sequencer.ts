@@ -13,7 +13,7 @@ interface Identity {
 /**
  * Allocates nonces for one wallet on one chain, signs and broadcasts (logic in
  * services/engine/sequencer.ts). Storage: `nonce` {next, released[]} (services/engine/wallet-nonces.ts), `reservation:<contract>`
- * {anchor, unconfirmed} (services/engine/token-reservations.ts), `identity` {chainId,
+ * {anchor, unconfirmed} (services/engine/reservation-books.ts), `identity` {chainId,
  * walletIndex} for the gap-filling alarm, `pending:<kind>:<subject>`
  * (services/engine/pending-subjects.ts).
  */

@@ -18,7 +18,8 @@ import { bumpedFees, engineConfig } from "./config";
 import { PendingSubjects, type SubjectRef } from "./pending-subjects";
 import { WalletNonces } from "./wallet-nonces";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
-import { anchorAt, openBook, release, reserve, reservedCount, upgradeBook, type ReservationBook, type StoredBook } from "./token-reservations";
+import { ReservationBooks } from "./reservation-books";
+import { anchorAt, release, reserve, reservedCount, type ReservationBook } from "./token-reservations";
 import type { MintReservation, RevertAbi, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
 
 export interface WatcherPort {
@@ -26,7 +27,6 @@ export interface WatcherPort {
   forget(id: string): Promise<void>;
 }
 
-const reservationKey = (contract: string) => `reservation:${contract.toLowerCase()}`;
 const FEE_QUOTE_TTL_MS = 1_000;
 const MAX_NONCE_RESYNCS = 3;
 
@@ -47,6 +47,7 @@ const failure = (code: SubmitFailure["error"]["code"], message: string, details?
 
 export class SequencerCore {
   private readonly nonces: WalletNonces;
+  private readonly books: ReservationBooks;
   private fees: { quote: FeeQuote; at: number } | undefined;
   private readonly config: ReturnType<typeof engineConfig>;
   private readonly pendingSubjects: PendingSubjects;
@@ -59,6 +60,7 @@ export class SequencerCore {
   ) {
     this.config = engineConfig(env);
     this.nonces = new WalletNonces(storage, scheduleGapCheck);
+    this.books = new ReservationBooks(storage);
     this.pendingSubjects = new PendingSubjects(storage, 2 * this.config.failAfterMs);
   }
 
@@ -94,10 +96,9 @@ export class SequencerCore {
       return failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable`);
     }
 
-    // 2. From these reads (the book is in storage's cache since the supply check, the holds in
-    //    memory) nothing else yields until the signature: nonces, reservations and pending
-    //    subjects follow arrival order. (Two first reads of a key nobody wrote can interleave,
-    //    which is why the holds are not checked in storage: decision 25.)
+    // 2. From these loads (books, holds and nonces all live in memory once loaded; decision 25)
+    //    nothing else yields until the signature: nonces, reservations and pending subjects
+    //    follow arrival order.
     const [book] = await Promise.all([intent.reservation ? this.book(intent.reservation) : undefined, this.pendingSubjects.load()]);
     const holder = this.pendingSubjects.holder(intent);
     if (holder) {
@@ -257,7 +258,7 @@ export class SequencerCore {
    * supply back. Receipts stay authoritative for D1 either way.
    */
   async settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void> {
-    await this.updateBook(contract, (book) => (nextTokenIdAfter === null ? release(book, nonce) : anchorAt(book, nonce, nextTokenIdAfter)));
+    await this.books.update(contract, (book) => (nextTokenIdAfter === null ? release(book, nonce) : anchorAt(book, nonce, nextTokenIdAfter)));
   }
 
   /** The transaction holding a subject settled: the next buy of that order may go (an approval of that token once a confirmed one is a minute old). */
@@ -285,28 +286,20 @@ export class SequencerCore {
     await this.nonces.resolved(resolved);
   }
 
-  private async book(request: MintReservation): Promise<ReservationBook> {
-    const stored = await this.storage.get<StoredBook>(reservationKey(request.contract));
-    return stored ? upgradeBook(stored) : openBook(request.initialNextTokenId);
+  private book(request: MintReservation): Promise<ReservationBook> {
+    return this.books.forMint(request.contract, request.initialNextTokenId);
   }
 
   private reserveIds(book: ReservationBook, request: MintReservation, nonce: number): number {
-    const first = reserve(book, nonce, request.quantity);
-    this.storage.put(reservationKey(request.contract), book);
+    let first = 0;
+    this.books.change(request.contract, book, (open) => {
+      first = reserve(open, nonce, request.quantity);
+    });
     return first;
   }
 
   private releaseIds(contract: string, nonce: number): Promise<void> {
-    return this.updateBook(contract, (book) => release(book, nonce));
-  }
-
-  /** Reads the stored book afresh (other requests may have reserved since), changes it, stores it. */
-  private async updateBook(contract: string, change: (book: ReservationBook) => void): Promise<void> {
-    const stored = await this.storage.get<StoredBook>(reservationKey(contract));
-    if (!stored) return;
-    const book = upgradeBook(stored);
-    change(book);
-    await this.storage.put(reservationKey(contract), book);
+    return this.books.update(contract, (book) => release(book, nonce));
   }
 
   private async supplyShortfall(request: MintReservation): Promise<SubmitFailure | null> {
