@@ -2303,7 +2303,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size, 1..100 */
                 limit?: number;
-                /** @description Price sorts use the best listing; unlisted assets come last */
+                /** @description Price sorts use the best listing. Prices in different currencies do not compare, so in both directions assets priced in the native currency come first, then assets listed only in an ERC20 (by the raw token amount), then unlisted assets */
                 sortBy?: "createdAt:DESC" | "createdAt:ASC" | "price:ASC" | "price:DESC";
             };
             header?: never;

@@ -113,7 +113,7 @@ export function createDataset(options = {}) {
     });
     counts.orders++;
     // Column order of migrations/0000_init.sql's orders table.
-    return [orderHash, c.chainId, status, owner, c.contractAddress, String(tokenId), "1", String(priceWei), String(priceWei).padStart(78, "0"), null, "ETH", startTime, endTime, "0", parameters, `0x${hex(130)}`, rand() < 0.5 ? project.id : null, status === "filled" ? `0x${hex(64)}` : null, createdAt, createdAt];
+    return [orderHash, c.chainId, status, owner, c.contractAddress, String(tokenId), "1", String(priceWei), `0${String(priceWei).padStart(78, "0")}`, null, "ETH", startTime, endTime, "0", parameters, `0x${hex(130)}`, rand() < 0.5 ? project.id : null, status === "filled" ? `0x${hex(64)}` : null, createdAt, createdAt];
   }
 
   function* assetsOf(c) {

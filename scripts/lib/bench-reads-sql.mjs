@@ -22,6 +22,8 @@ const ORDER_BY = {
   "price:ASC": `"assets"."best_price_sort" is null, "assets"."best_price_sort" asc, "assets"."created_at" desc, "assets"."id" desc`,
   "price:DESC": `"assets"."best_price_sort" desc, "assets"."created_at" desc, "assets"."id" desc`,
 };
+// Price keys start with the currency class (src/services/orders/price-sort.ts): '0' native, '1' ERC20.
+const ERC20_CLASS = "1";
 // orderOf(): with hasListings=true the service drops the constant "unlisted last" term.
 const orderBy = (query) =>
   query.sortBy === "price:ASC" && query.hasListings === true
@@ -57,15 +59,25 @@ function where(query) {
 
 /**
  * exploreAssets(): a count and a page, which the service sends to D1 as two parallel queries;
- * the page selects its ids from the indexes first and joins only those rows. price:ASC without
- * hasListings=true (listedFirstPageIds()) counts the listed assets and pages them on the price
- * index; the benchmark's pages lie within the listed assets (the first-page check against the
- * service would report otherwise), so the unlisted continuation is not part of the floor.
+ * the page selects its ids from the indexes first and joins only those rows. Price sorts page
+ * through ranges (rangesOf()): price:ASC without hasListings=true counts the listed assets and
+ * pages them on the price index; price:DESC counts the native-priced assets and pages them
+ * first. The benchmark's pages lie within that first range (its listings are all native; the
+ * first-page check against the service would report otherwise), so the later ranges are not part
+ * of the floor.
  */
 export function exploreSql(query, now = Date.now()) {
   const w = where(query);
   const total = { sql: `select count(*) from "assets"${w.sql}`, params: w.params };
-  if (query.sortBy !== "price:ASC" || query.hasListings === true) return [total, pageSql(w.sql, w.params, orderBy(query), query, now)];
+  const firstRange = (extraSql, extraParams) => {
+    const sql = w.sql ? `${w.sql} and ${extraSql}` : ` where ${extraSql}`;
+    return { sql, params: [...w.params, ...extraParams] };
+  };
+  if (query.sortBy === "price:DESC" && query.hasListings !== false) {
+    const native = firstRange(`"assets"."best_price_sort" < ?`, [ERC20_CLASS]);
+    return [total, { sql: `select count(*) from "assets"${native.sql}`, params: native.params }, pageSql(native.sql, native.params, ORDER_BY["price:DESC"], query, now)];
+  }
+  if (query.sortBy !== "price:ASC" || query.hasListings !== undefined) return [total, pageSql(w.sql, w.params, orderBy(query), query, now)];
   const listed = where({ ...query, hasListings: true });
   return [total, { sql: `select count(*) from "assets"${listed.sql}`, params: listed.params }, pageSql(listed.sql, listed.params, orderBy({ ...query, hasListings: true }), query, now)];
 }

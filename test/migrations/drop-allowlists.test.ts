@@ -1,19 +1,8 @@
 // Migration 0006 moves inline allowlist trees out of `drops` before dropping the column: applied
 // to a database that already holds drops, no tree may be lost and no other column may change.
-// Runs the migration files themselves on SQLite (better-sqlite3, in Node), as D1 would apply them.
 import Database from "better-sqlite3";
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-
-const MIGRATIONS = path.resolve(__dirname, "../../migrations");
-const files = readdirSync(MIGRATIONS).filter((name) => name.endsWith(".sql")).sort();
-
-function apply(db: Database.Database, file: string) {
-  for (const statement of readFileSync(path.join(MIGRATIONS, file), "utf8").split("--> statement-breakpoint")) {
-    if (statement.trim()) db.exec(statement);
-  }
-}
+import { applyMigration, migrationFiles } from "./apply";
 
 function insertDrop(db: Database.Database, id: string, tree: string | null) {
   db.prepare(
@@ -26,9 +15,9 @@ function insertDrop(db: Database.Database, id: string, tree: string | null) {
 describe("migration 0006_drop_allowlists", () => {
   it("moves every inline tree to drop_allowlists and leaves the drops otherwise as they were", () => {
     const db = new Database(":memory:");
-    const before = files.filter((name) => name < "0006");
+    const before = migrationFiles.filter((name) => name < "0006");
     expect(before).toHaveLength(6);
-    for (const file of before) apply(db, file);
+    for (const file of before) applyMigration(db, file);
     // Foreign keys are on, as in D1.
     db.prepare("insert into projects (id, name, wallet_index, wallet_address) values ('p', 'Project', 0, '0xwallet')").run();
     const tree = JSON.stringify({ format: "standard-v1", tree: ["0xab"], values: [] }).repeat(2_000);
@@ -36,7 +25,7 @@ describe("migration 0006_drop_allowlists", () => {
     insertDrop(db, "b", null);
     const dropsBefore = db.prepare("select id, next_token_id, merkle_root from drops order by id").all();
 
-    apply(db, "0006_drop_allowlists.sql");
+    applyMigration(db, "0006_drop_allowlists.sql");
 
     expect(db.prepare("select drop_id, tree from drop_allowlists").all()).toEqual([{ drop_id: "a", tree }]);
     expect(db.prepare("select id, next_token_id, merkle_root from drops order by id").all()).toEqual(dropsBefore);

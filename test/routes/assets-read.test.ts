@@ -124,6 +124,28 @@ describe("GET /v1/assets/explore", () => {
     expect(ids(oldest.body)).toEqual(["1", "2", "3", "4"]);
   });
 
+  it("ranks native prices before token prices in both directions, unlisted last", async () => {
+    // Raw amounts of different currencies do not compare: 100 units of a token are not cheaper than 1 ETH.
+    const mixed = await seedCollection({ name: "Mixed Currencies" });
+    const token = uniqueAddress();
+    for (const [tokenId, offset] of [["21", 0], ["22", 1], ["23", 2], ["24", 3], ["25", 4]] as const) {
+      await seedAsset(mixed, tokenId, { createdAt: new Date(Date.UTC(2026, 2, 1) + offset * 1000) });
+    }
+    await listAt(mixed, "21", 2_000_000_000_000_000_000n);
+    await listAt(mixed, "22", 100n, { currencyAddress: token, priceSymbol: "TKN" });
+    await listAt(mixed, "23", 500_000_000_000_000_000_000n, { currencyAddress: token, priceSymbol: "TKN" });
+    await listAt(mixed, "24", 1_000_000_000_000_000_000n);
+    const sorted = async (sortBy: string, more = "") => ids((await explore(`contractAddress=${mixed.contractAddress}&sortBy=${sortBy}${more}`)).body);
+
+    expect(await sorted("price:ASC")).toEqual(["24", "21", "22", "23", "25"]);
+    expect(await sorted("price:DESC")).toEqual(["21", "24", "23", "22", "25"]);
+    expect(await sorted("price:DESC", "&hasListings=true")).toEqual(["21", "24", "23", "22"]);
+    expect(await sorted("price:ASC", "&hasListings=true")).toEqual(["24", "21", "22", "23"]);
+    // Pages cross from native to token prices to unlisted assets without losing or repeating one.
+    const pages = await Promise.all([1, 2, 3].map((page) => sorted("price:DESC", `&limit=2&page=${page}`)));
+    expect(pages).toEqual([["21", "24"], ["23", "22"], ["25"]]);
+  });
+
   it("pages", async () => {
     const page2 = await explore(`contractAddress=${verified.contractAddress}&page=2&limit=3`);
     expect(ids(page2.body)).toEqual(["1"]);

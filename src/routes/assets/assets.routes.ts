@@ -29,7 +29,10 @@ export const ExploreQuerySchema = z.strictObject({
   sortBy: z
     .enum(["createdAt:DESC", "createdAt:ASC", "price:ASC", "price:DESC"])
     .default("createdAt:DESC")
-    .openapi({ description: "Price sorts use the best listing; unlisted assets come last" }),
+    .openapi({
+      description:
+        "Price sorts use the best listing. Prices in different currencies do not compare, so in both directions assets priced in the native currency come first, then assets listed only in an ERC20 (by the raw token amount), then unlisted assets",
+    }),
 });
 
 export const AssetPageSchema = z.object({ data: z.array(AssetSchema), pagination: PaginationSchema }).openapi("AssetPage");

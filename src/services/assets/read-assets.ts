@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { assets, ownerships } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import type { Asset } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
+import { ERC20_CLASS } from "../orders/price-sort";
 import { assetView, selectAssetsWithRelations } from "./asset-view";
 
 export type AssetSort = "createdAt:DESC" | "createdAt:ASC" | "price:ASC" | "price:DESC";
@@ -50,22 +51,34 @@ function whereOf(query: ExploreQuery): SQL | undefined {
   return present.length ? and(...present) : undefined;
 }
 
-function orderOf(sort: AssetSort, onlyListed: boolean): SQL[] {
-  switch (sort) {
-    case "createdAt:ASC":
-      return [asc(assets.createdAt), asc(assets.id)];
-    case "createdAt:DESC":
-      return [desc(assets.createdAt), desc(assets.id)];
-    // Unlisted assets (NULL price) come after listed ones in both directions.
-    case "price:ASC":
-      // With only listed assets the "unlisted last" term is constant; dropping it lets the price
-      // index serve the sort.
-      return onlyListed
-        ? [asc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)]
-        : [sql`${assets.bestPriceSort} is null`, asc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)];
-    case "price:DESC":
-      return [desc(assets.bestPriceSort), desc(assets.createdAt), desc(assets.id)];
-  }
+/** A slice of the result: rows matching `where`, in `order`. A page runs through them in turn. */
+interface Range {
+  where: SQL | undefined;
+  order: SQL[];
+}
+
+const newestFirst = [desc(assets.createdAt), desc(assets.id)];
+const byPrice = (direction: typeof asc) => [direction(assets.bestPriceSort), ...newestFirst];
+
+/**
+ * How a sort splits into index-served ranges. Price keys start with the currency class
+ * (services/orders/price-sort.ts), so ascending keys already run native prices, then token
+ * prices; descending, native prices come first too (the class is not a price) and unlisted
+ * assets come last in both directions. One ORDER BY with those terms as expressions would sort
+ * the whole table on every page; as ranges each runs on its own index (decision 27).
+ */
+function rangesOf(query: ExploreQuery, where: SQL | undefined): Range[] {
+  const unlisted = { where: and(where, isNull(assets.bestPriceSort)), order: newestFirst };
+  if (query.sortBy === "createdAt:ASC") return [{ where, order: [asc(assets.createdAt), asc(assets.id)] }];
+  if (query.sortBy === "createdAt:DESC" || query.hasListings === false) return [{ where, order: newestFirst }];
+  const listed: Range[] =
+    query.sortBy === "price:ASC"
+      ? [{ where: query.hasListings === true ? where : and(where, isNotNull(assets.bestPriceSort)), order: byPrice(asc) }]
+      : [
+          { where: and(where, lt(assets.bestPriceSort, ERC20_CLASS)), order: byPrice(desc) },
+          { where: and(where, gte(assets.bestPriceSort, ERC20_CLASS)), order: byPrice(desc) },
+        ];
+  return query.hasListings === true ? listed : [...listed, unlisted];
 }
 
 export async function exploreAssets(ctx: ServiceContext, query: ExploreQuery): Promise<{ data: Asset[]; total: number }> {
@@ -76,9 +89,7 @@ export async function exploreAssets(ctx: ServiceContext, query: ExploreQuery): P
   // tables (chain_id, contract_address…); plain queries come back positionally.
   const [totalRows, ids] = await Promise.all([
     db.select({ total: count() }).from(assets).where(where),
-    query.sortBy === "price:ASC" && query.hasListings !== true
-      ? listedFirstPageIds(ctx, where, query.limit, offset)
-      : pageIds(ctx, where, orderOf(query.sortBy, query.hasListings === true), query.limit, offset),
+    pageIdsAcross(ctx, rangesOf(query, where), query.limit, offset),
   ]);
   // The page's ids come from the indexes alone; the joins run for those rows only.
   const rows = ids.length ? await selectAssetsWithRelations(db).where(inArray(assets.id, ids)).all() : [];
@@ -87,24 +98,24 @@ export async function exploreAssets(ctx: ServiceContext, query: ExploreQuery): P
   return { data: rows.map(assetView), total: totalRows[0]?.total ?? 0 };
 }
 
-async function pageIds({ db }: ServiceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<string[]> {
-  const rows = await db.select({ id: assets.id }).from(assets).where(where).orderBy(...order).limit(limit).offset(offset).all();
+async function pageIds({ db }: ServiceContext, range: Range, limit: number, offset: number): Promise<string[]> {
+  const rows = await db.select({ id: assets.id }).from(assets).where(range.where).orderBy(...range.order).limit(limit).offset(offset).all();
   return rows.map((row) => row.id);
 }
 
-/**
- * price:ASC over everything: listed assets by price, then unlisted ones by age. As one ORDER BY
- * ("price is null" first) no index serves it and every page sorts the whole table; as two
- * ranges each runs on its own index and the page continues across the boundary.
- */
-async function listedFirstPageIds(ctx: ServiceContext, where: SQL | undefined, limit: number, offset: number): Promise<string[]> {
-  const listed = and(where, isNotNull(assets.bestPriceSort));
-  const unlisted = and(where, isNull(assets.bestPriceSort));
-  const listedCount = (await ctx.db.select({ n: count() }).from(assets).where(listed).get())?.n ?? 0;
-  const fromListed = offset < listedCount ? await pageIds(ctx, listed, orderOf("price:ASC", true), limit, offset) : [];
-  if (fromListed.length === limit) return fromListed;
-  const unlistedOffset = Math.max(0, offset - listedCount);
-  return fromListed.concat(await pageIds(ctx, unlisted, orderOf("createdAt:DESC", false), limit - fromListed.length, unlistedOffset));
+/** One page over consecutive ranges: each range but the last is counted to know where the page crosses it. */
+async function pageIdsAcross(ctx: ServiceContext, ranges: Range[], limit: number, offset: number): Promise<string[]> {
+  const ids: string[] = [];
+  let skip = offset;
+  for (const [index, range] of ranges.entries()) {
+    const wanted = limit - ids.length;
+    if (wanted === 0) break;
+    if (index === ranges.length - 1) return ids.concat(await pageIds(ctx, range, wanted, skip));
+    const size = (await ctx.db.select({ n: count() }).from(assets).where(range.where).get())?.n ?? 0;
+    if (skip < size) ids.push(...(await pageIds(ctx, range, wanted, skip)));
+    skip = Math.max(0, skip - size);
+  }
+  return ids;
 }
 
 export async function getAsset({ db }: ServiceContext, chainId: number, contractAddress: string, tokenId: string): Promise<Asset> {

@@ -1,5 +1,6 @@
 // assets.best_price_sort / best_order_hash: the token's cheapest active, unexpired listing,
-// native currency first: prices in different currencies do not compare (decision 22).
+// native currency first: prices in different currencies do not compare (decision 22), and the
+// sort key starts with the currency class (price-sort.ts), so its order is that rule.
 // Every change to an order's status (new, filled, cancelled, inactive, expired) is followed by
 // one of these statements in the same batch, so filters and price sorts never see a dead order.
 
@@ -10,7 +11,7 @@ export function refreshBestListingStatement(db: D1Database, chainId: number, con
       `update assets set (best_price_sort, best_order_hash) = (
          select price_sort, order_hash from orders
          where chain_id = ?1 and contract_address = ?2 and token_id = ?3 and status = 'active' and end_time > ?4
-         order by currency_address is not null, price_sort asc, created_at asc limit 1)
+         order by price_sort asc, created_at asc limit 1)
        where chain_id = ?1 and contract_address = ?2 and token_id = ?3`,
     )
     .bind(chainId, contract, tokenId, nowMs);
@@ -24,7 +25,7 @@ export function refreshBestListingsWhere(db: D1Database, where: string, params: 
          select o.price_sort, o.order_hash from orders o
          where o.chain_id = assets.chain_id and o.contract_address = assets.contract_address and o.token_id = assets.token_id
            and o.status = 'active' and o.end_time > ?1
-         order by o.currency_address is not null, o.price_sort asc, o.created_at asc limit 1)
+         order by o.price_sort asc, o.created_at asc limit 1)
        where (chain_id, contract_address, token_id) in (select chain_id, contract_address, token_id from orders where ${where})`,
     )
     .bind(nowMs, ...params);

@@ -12,12 +12,11 @@ import { refreshBestListingStatement } from "./best-listing";
 import { loadDraft } from "./drafts";
 import { canonicalOrder, summarizeListing, type OrderSummary } from "./order-shape";
 import { orderView, type OrderView } from "./order-view";
+import { priceSortKey } from "./price-sort";
 
 export type SubmitOrderInput =
   | { signature: string; orderHash: string }
   | { signature: string; parameters: Record<string, unknown>; chainId: number };
-
-const padPrice = (value: bigint) => value.toString().padStart(78, "0");
 
 async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, orderHash: string, signature: string, summary: OrderSummary) {
   const rpc = chain.rpcUrl;
@@ -93,7 +92,7 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     tokenId: summary.tokenId,
     quantity: summary.quantity.toString(),
     unitPrice: summary.unitPrice.toString(),
-    priceSort: padPrice(summary.unitPrice),
+    priceSort: priceSortKey(summary.unitPrice, summary.currency),
     currencyAddress: summary.currency,
     priceSymbol: await priceSymbol(chain, summary.currency),
     startTime: new Date(Number(order.startTime) * 1000),
