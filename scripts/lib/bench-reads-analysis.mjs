@@ -56,8 +56,9 @@ export function analysis(rows, whatIf) {
    - \`search\` (terms of 3+ characters) goes through the FTS5 trigram index: SQL p50
      ${f(search.floor?.p50)} ms, of which the count ${f(search.floor?.statements?.[0]?.p50)} ms. Shorter
      terms still scan with \`LIKE\`.
-   - \`price:ASC\` (without \`hasListings=true\`) counts the listed assets and pages them on the
-     price index: SQL p50 ${f(priceAsc.floor?.p50)} ms.
+   - \`price:ASC\` (without \`hasListings=true\`) pages the listed assets on the price index (a
+     range that runs out part-way is counted only when the page starts beyond it): SQL p50
+     ${f(priceAsc.floor?.p50)} ms.
    - Counts cost one index entry per matching row: \`chainId\` (a fifth to four fifths of the
      table) spends ${f(chain.floor?.statements?.[0]?.p50)} ms of its ${f(chain.floor?.p50)} ms (p50) counting.
 

@@ -21,7 +21,7 @@ export function compareWithFloor(samples, floor) {
   for (const { testCase, query, json } of samples) {
     const answers = testCase.statements(query).map(floor.run);
     const [first] = answers;
-    // The page is the last statement (price:ASC counts the listed assets in between).
+    // The page is the last statement.
     const rows = answers.at(-1);
     const data = testCase.kind === "asset" ? [json] : json.data;
     const got = data.map((a) => `${a.id}:${a.bestListing?.orderHash ?? "-"}`).join(",");

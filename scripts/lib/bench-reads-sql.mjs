@@ -60,11 +60,11 @@ function where(query) {
 /**
  * exploreAssets(): a count and a page, which the service sends to D1 as two parallel queries;
  * the page selects its ids from the indexes first and joins only those rows. Price sorts page
- * through ranges (rangesOf()): price:ASC without hasListings=true counts the listed assets and
- * pages them on the price index; price:DESC counts the native-priced assets and pages them
- * first. The benchmark's pages lie within that first range (its listings are all native; the
- * first-page check against the service would report otherwise), so the later ranges are not part
- * of the floor.
+ * through ranges (rangesOf(), pageIdsAcross()): price:ASC without hasListings=true pages the
+ * listed assets on the price index, price:DESC the native-priced ones first. The benchmark's
+ * pages lie within that first range (its listings are all native; the first-page check against
+ * the service would report otherwise) and fill from it, so no range is counted and the later
+ * ranges are not part of the floor.
  */
 export function exploreSql(query, now = Date.now()) {
   const w = where(query);
@@ -75,11 +75,11 @@ export function exploreSql(query, now = Date.now()) {
   };
   if (query.sortBy === "price:DESC" && query.hasListings !== false) {
     const native = firstRange(`"assets"."best_price_sort" < ?`, [ERC20_CLASS]);
-    return [total, { sql: `select count(*) from "assets"${native.sql}`, params: native.params }, pageSql(native.sql, native.params, ORDER_BY["price:DESC"], query, now)];
+    return [total, pageSql(native.sql, native.params, ORDER_BY["price:DESC"], query, now)];
   }
   if (query.sortBy !== "price:ASC" || query.hasListings !== undefined) return [total, pageSql(w.sql, w.params, orderBy(query), query, now)];
   const listed = where({ ...query, hasListings: true });
-  return [total, { sql: `select count(*) from "assets"${listed.sql}`, params: listed.params }, pageSql(listed.sql, listed.params, orderBy({ ...query, hasListings: true }), query, now)];
+  return [total, pageSql(listed.sql, listed.params, orderBy({ ...query, hasListings: true }), query, now)];
 }
 
 /**

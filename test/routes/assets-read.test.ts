@@ -144,6 +144,9 @@ describe("GET /v1/assets/explore", () => {
     // Pages cross from native to token prices to unlisted assets without losing or repeating one.
     const pages = await Promise.all([1, 2, 3].map((page) => sorted("price:DESC", `&limit=2&page=${page}`)));
     expect(pages).toEqual([["21", "24"], ["23", "22"], ["25"]]);
+    const threes = await Promise.all([1, 2].map((page) => sorted("price:DESC", `&limit=3&page=${page}`)));
+    expect(threes).toEqual([["21", "24", "23"], ["22", "25"]]);
+    expect(await sorted("price:ASC", "&limit=3&page=2")).toEqual(["23", "25"]);
   });
 
   it("pages", async () => {

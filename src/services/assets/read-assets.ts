@@ -103,16 +103,20 @@ async function pageIds({ db }: ServiceContext, range: Range, limit: number, offs
   return rows.map((row) => row.id);
 }
 
-/** One page over consecutive ranges: each range but the last is counted to know where the page crosses it. */
+/**
+ * One page over consecutive ranges. A range that fills the page ends it with one query; one that
+ * runs out part-way tells its size by how many rows it gave; only a range the page starts beyond
+ * has to be counted.
+ */
 async function pageIdsAcross(ctx: ServiceContext, ranges: Range[], limit: number, offset: number): Promise<string[]> {
   const ids: string[] = [];
   let skip = offset;
-  for (const [index, range] of ranges.entries()) {
+  for (const range of ranges) {
     const wanted = limit - ids.length;
-    if (wanted === 0) break;
-    if (index === ranges.length - 1) return ids.concat(await pageIds(ctx, range, wanted, skip));
-    const size = (await ctx.db.select({ n: count() }).from(assets).where(range.where).get())?.n ?? 0;
-    if (skip < size) ids.push(...(await pageIds(ctx, range, wanted, skip)));
+    const rows = await pageIds(ctx, range, wanted, skip);
+    ids.push(...rows);
+    if (rows.length === wanted || range === ranges.at(-1)) break;
+    const size = rows.length > 0 ? skip + rows.length : ((await ctx.db.select({ n: count() }).from(assets).where(range.where).get())?.n ?? 0);
     skip = Math.max(0, skip - size);
   }
   return ids;
