@@ -40,6 +40,15 @@ async function listForToken(tokenId: string, price: bigint) {
 
 const buy = (orderHashes: string[]) => call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes } });
 
+/** A funded project whose wallet holds 1,000 of the token and has never approved Seaport. */
+async function newTokenHolder(name: string) {
+  const project = await createTestProject(name);
+  await fund(project.walletAddress);
+  await mintTokens(project.walletAddress, 1_000n);
+  const buyAs = (orderHash: string) => call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: { chainId: 1868, orderHashes: [orderHash] } });
+  return { project, buyAs };
+}
+
 beforeAll(async () => {
   [creator, buyer] = await Promise.all([createTestProject("ERC20 creator"), createTestProject("ERC20 buyer")]);
   await Promise.all([fund(creator.walletAddress), fund(buyer.walletAddress)]);
@@ -108,11 +117,8 @@ describe("buying ERC20-priced listings with the project wallet", () => {
   });
 
   it("does not approve again while an earlier request's approval is still pending", async () => {
-    const second = await createTestProject("ERC20 second buyer");
-    await fund(second.walletAddress);
-    await mintTokens(second.walletAddress, 1_000n);
+    const { project: second, buyAs } = await newTokenHolder("ERC20 second buyer");
     const [six, seven] = [await listForToken("6", 100n), await listForToken("7", 100n)];
-    const buyAs = (orderHash: string) => call("/v1/project-wallet/orders/buy", { secretKey: second.secretKey, body: { chainId: 1868, orderHashes: [orderHash] } });
 
     const first = await buyAs(six.orderHash);
     expect(first.body[0].result.map((item: { type: string }) => item.type)).toEqual(["transaction", "transaction"]);
@@ -125,11 +131,8 @@ describe("buying ERC20-priced listings with the project wallet", () => {
   });
 
   it("sends one approval when two requests needing it arrive together, and both fills go through", async () => {
-    const third = await createTestProject("ERC20 simultaneous buyer");
-    await fund(third.walletAddress);
-    await mintTokens(third.walletAddress, 1_000n);
+    const { project: third, buyAs } = await newTokenHolder("ERC20 simultaneous buyer");
     const [eight, nine] = [await listForToken("8", 100n), await listForToken("9", 100n)];
-    const buyAs = (orderHash: string) => call("/v1/project-wallet/orders/buy", { secretKey: third.secretKey, body: { chainId: 1868, orderHashes: [orderHash] } });
 
     const answers = await Promise.all([buyAs(eight.orderHash), buyAs(nine.orderHash)]);
     const items = answers.flatMap((answer) => answer.body[0].result as { type: string; result: { id: string; to: string } }[]);
