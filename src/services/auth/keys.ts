@@ -2,6 +2,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { apiKeys } from "../../db/schema";
+import { IsolateCache } from "../../lib/isolate-cache";
 
 export type KeyKind = "api" | "secret";
 
@@ -62,7 +63,7 @@ interface KeyStore {
 // costs as much as a D1 query locally. Revocation clears this isolate's copy at once; other
 // isolates forget it within MEMORY_TTL_MS (KV itself is eventually consistent for longer).
 const MEMORY_TTL_MS = 5_000;
-const remembered = new Map<string, { key: ResolvedKey; at: number }>();
+const remembered = new IsolateCache<ResolvedKey>(MEMORY_TTL_MS);
 
 export const forgetKey = (keyHash: string) => remembered.delete(keyHash);
 
@@ -71,12 +72,9 @@ export async function resolveKey(store: KeyStore, plainKey: string): Promise<Res
   if (!PLAIN_KEY_SHAPE.test(plainKey)) return null;
   const keyHash = await sha256Hex(plainKey);
   const inMemory = remembered.get(keyHash);
-  if (inMemory && Date.now() - inMemory.at < MEMORY_TTL_MS) return inMemory.key;
+  if (inMemory) return inMemory;
   const resolved = await resolveFromStores(store, keyHash);
-  if (resolved) {
-    if (remembered.size > 10_000) remembered.clear();
-    remembered.set(keyHash, { key: resolved, at: Date.now() });
-  }
+  if (resolved) remembered.set(keyHash, resolved);
   return resolved;
 }
 

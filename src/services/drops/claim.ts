@@ -22,20 +22,22 @@ interface DropDisplay {
   defaultMetadata: TokenMetadata | null;
 }
 
-// What a claim response shows besides the token ids (the drop's collection and default
-// metadata) changes rarely; a short per-isolate cache keeps two D1 reads off every claim.
-const displays = new IsolateCache<DropDisplay>(30_000);
+// What a claim response shows besides the token ids changes rarely: the drop's collection is
+// kept a short while per isolate here, its default metadata by defaultMetadataOf().
+const collectionsByDrop = new IsolateCache<Collection | null>(30_000);
+
+async function dropCollection(ctx: ServiceContext, dropId: string): Promise<Collection | null> {
+  const cached = collectionsByDrop.get(dropId);
+  if (cached !== undefined) return cached;
+  const row = await ctx.db.select().from(collections).where(eq(collections.dropId, dropId)).get();
+  const collection = row ? collectionView(row) : null;
+  collectionsByDrop.set(dropId, collection);
+  return collection;
+}
 
 async function dropDisplay(ctx: ServiceContext, dropId: string, payload: ClaimPayload): Promise<DropDisplay> {
-  const cached = displays.get(dropId);
-  if (cached) return cached;
-  const [collection, defaultMetadata] = await Promise.all([
-    ctx.db.select().from(collections).where(eq(collections.dropId, dropId)).get(),
-    defaultMetadataOf(ctx, payload),
-  ]);
-  const display = { collection: collection ? collectionView(collection) : null, defaultMetadata };
-  displays.set(dropId, display);
-  return display;
+  const [collection, defaultMetadata] = await Promise.all([dropCollection(ctx, dropId), defaultMetadataOf(ctx, payload)]);
+  return { collection, defaultMetadata };
 }
 
 export interface MintInput {

@@ -1,7 +1,7 @@
 // A buy of one order, or an approval of one token, must not go out twice while the first is
-// unmined: the second fill could only revert, the second approval only burn gas. The D1 check in
-// the buy flow answers early but cannot see a request that is still on its way to the sequencer;
-// this hold, taken in the sequencer's uninterrupted section, can (decision 25).
+// unmined: the second fill could only revert, the second approval only burn gas. The hold is
+// taken in the sequencer's uninterrupted section, so it also sees a request that is still on its
+// way, which a D1 lookup of pending rows could not (decisions 24 and 25).
 // Storage (WalletSequencer): `pending:<kind>:<subject>` = PendingSubject, deleted when the
 // watcher settles that transaction or the broadcast is definitely rejected. A confirmed
 // approval is kept a minute longer: a request that read the allowance before it was mined

@@ -18,9 +18,10 @@ export class ReservationBooks {
   }
 
   /** Synchronous on purpose: the change and its write happen with no request in between. */
-  change(contract: string, book: ReservationBook, apply: (book: ReservationBook) => void): void {
-    apply(book);
+  change<T>(contract: string, book: ReservationBook, apply: (book: ReservationBook) => T): T {
+    const result = apply(book);
     this.storage.put(reservationKey(contract), book);
+    return result;
   }
 
   /** Changes an existing book (settlement, a released nonce); nothing if the wallet never minted there. */

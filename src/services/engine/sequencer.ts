@@ -54,7 +54,7 @@ export class SequencerCore {
 
   constructor(
     private readonly env: Env,
-    private readonly storage: DurableObjectStorage,
+    storage: DurableObjectStorage,
     private readonly watcherFor: (transactionId: string) => WatcherPort,
     scheduleGapCheck: (at: number) => Promise<void>,
   ) {
@@ -71,7 +71,11 @@ export class SequencerCore {
       return failure("internal_error", "wallet index does not match the wallet address");
     }
 
-    // A cheap supply check first, so a sold-out drop answers sold_out rather than a revert.
+    // Cheap checks first: a buy or approval already on its way, or a sold-out drop, answers as
+    // such rather than as whatever the gas estimate says (the first fill may be mined already).
+    await this.pendingSubjects.load();
+    const alreadyHeld = this.heldFailure(intent);
+    if (alreadyHeld) return alreadyHeld;
     if (intent.reservation) {
       const soldOut = await this.supplyShortfall(intent.reservation);
       if (soldOut) return soldOut;
@@ -99,11 +103,9 @@ export class SequencerCore {
     // 2. From these loads (books, holds and nonces all live in memory once loaded; decision 25)
     //    nothing else yields until the signature: nonces, reservations and pending subjects
     //    follow arrival order.
-    const [book] = await Promise.all([intent.reservation ? this.book(intent.reservation) : undefined, this.pendingSubjects.load()]);
-    const holder = this.pendingSubjects.holder(intent);
-    if (holder) {
-      return { ...failure("conflict", `transaction ${holder} is still pending for this ${intent.kind}`), pendingTransactionId: holder };
-    }
+    const book = intent.reservation ? await this.book(intent.reservation) : undefined;
+    const held = this.heldFailure(intent);
+    if (held) return held;
     if (intent.reservation && book) {
       const soldOut = shortfall(book, intent.reservation);
       if (soldOut) return soldOut;
@@ -199,6 +201,12 @@ export class SequencerCore {
     }
   }
 
+  /** `conflict` naming the transaction that already holds this intent's subject, if one does. */
+  private heldFailure(intent: TxIntent): SubmitFailure | null {
+    const holder = this.pendingSubjects.holder(intent);
+    return holder ? { ...failure("conflict", `transaction ${holder} is still pending for this ${intent.kind}`), pendingTransactionId: holder } : null;
+  }
+
   /**
    * Takes back a signed transaction the node never got or definitely refused: its watcher, row,
    * hold, token ids and nonce. A watcher that could not be told to forget may still broadcast the
@@ -291,11 +299,7 @@ export class SequencerCore {
   }
 
   private reserveIds(book: ReservationBook, request: MintReservation, nonce: number): number {
-    let first = 0;
-    this.books.change(request.contract, book, (open) => {
-      first = reserve(open, nonce, request.quantity);
-    });
-    return first;
+    return this.books.change(request.contract, book, (open) => reserve(open, nonce, request.quantity));
   }
 
   private releaseIds(contract: string, nonce: number): Promise<void> {

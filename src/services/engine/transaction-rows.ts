@@ -2,7 +2,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { transactions } from "../../db/schema";
-import type { TxIntent, TxKind } from "./types";
+import type { TxIntent } from "./types";
 
 export function insertPendingRow(
   db: Db,
@@ -44,23 +44,6 @@ export async function updatePendingHash(db: Db, id: string, hash: string, nonce:
     .update(transactions)
     .set({ transactionHash: hash, nonce, updatedAt: new Date() })
     .where(and(eq(transactions.id, id), eq(transactions.status, "pending")));
-}
-
-/** A project's transaction still pending for this subject (a buy of an order, an approval of a token), if any. */
-export function pendingTransactionFor(db: Db, of: { projectId: string; chainId: number; kind: TxKind; subjectId: string }) {
-  return db
-    .select({ id: transactions.id })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.projectId, of.projectId),
-        eq(transactions.chainId, of.chainId),
-        eq(transactions.status, "pending"),
-        eq(transactions.kind, of.kind),
-        eq(transactions.subjectId, of.subjectId),
-      ),
-    )
-    .get();
 }
 
 /** The request failed before anything reached the chain: no transaction exists to show. */

@@ -9,7 +9,6 @@ import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, type ErrorCode } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { pendingTransactionFor } from "../engine/transaction-rows";
 import { getProjectRow } from "../projects";
 import type { TransactionView } from "../transactions/transaction-view";
 import { Erc20Payments, UNLIMITED_ALLOWANCE } from "./erc20-payments";
@@ -32,15 +31,12 @@ async function unlessStillPending<T, R>(sending: Promise<T>, onPending: (transac
   }
 }
 
-async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, projectId: string, orderHash: string) {
+async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash: string) {
   const order = await ctx.db.select().from(orders).where(eq(orders.orderHash, orderHash)).get();
   if (!order) throw new AppError("not_found", "order not found");
   if (order.chainId !== chain.chainId) throw unfillable(`the order is on chain ${order.chainId}`);
   if (order.status !== "active") throw unfillable(`the order is ${order.status}`);
   if (order.endTime.getTime() <= Date.now()) throw unfillable("the order has expired");
-  // A retried request (no Idempotency-Key) must not send a second fill that can only revert.
-  const inFlight = await pendingTransactionFor(ctx.db, { projectId, chainId: chain.chainId, kind: "buy", subjectId: orderHash });
-  if (inFlight) throw buyStillPending(inFlight.id);
   const status = await seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, orderHash).catch(() => {
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
@@ -55,7 +51,7 @@ const erc20Total = (order: OrderComponentsJson) =>
 export async function buyOrders(ctx: ServiceContext, projectId: string, input: { chainId: number; orderHashes: string[] }) {
   const chain = getChain(ctx.env, input.chainId);
   const project = await getProjectRow(ctx, projectId);
-  const payments = new Erc20Payments(ctx, chain, project);
+  const payments = new Erc20Payments(chain, project.walletAddress);
   const jobId = crypto.randomUUID();
   const send = (request: Omit<Parameters<typeof sendFromProjectWallet>[2], "jobId" | "chainId" | "metadata" | "payload">) =>
     sendFromProjectWallet(ctx, project, { ...request, jobId, chainId: chain.chainId, metadata: null, payload: null });
@@ -65,7 +61,7 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
     const items: BuyResultItem[] = [];
     let committed: { token: string; amount: bigint } | undefined;
     try {
-      const order = await fillableOrder(ctx, chain, projectId, orderHash);
+      const order = await fillableOrder(ctx, chain, orderHash);
       const components = JSON.parse(order.parameters) as OrderComponentsJson;
       const fulfilment = encodeFulfilment(components, order.signature);
       let gasLimit: bigint | undefined;

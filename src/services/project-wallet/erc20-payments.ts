@@ -2,13 +2,12 @@
 // wallet's token balance and its allowance for Seaport. One buy request reads both once per
 // token and tracks what its own orders have committed; a missing allowance is granted once per
 // token, unlimited, right before the first fill that needs it (decision 20), and nonce order
-// keeps the approval ahead of the fills.
+// keeps the approval ahead of the fills. An approval another request already has on its way is
+// refused by the wallet's sequencer, and this request's fills then trust it (decision 25).
 import { erc20Allowance, erc20Balance } from "../../chain/erc20";
 import { classifySimulationError } from "../../chain/rpc-errors";
 import type { ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
-import type { ServiceContext } from "../context";
-import { pendingTransactionFor } from "../engine/transaction-rows";
 
 export const UNLIMITED_ALLOWANCE = 2n ** 256n - 1n;
 
@@ -34,9 +33,8 @@ export class Erc20Payments {
   private readonly budgets = new Map<string, TokenBudget>();
 
   constructor(
-    private readonly ctx: ServiceContext,
     private readonly chain: ChainConfig,
-    private readonly project: { id: string; walletAddress: string },
+    private readonly walletAddress: string,
   ) {}
 
   /** Commits `amount` of `token` to one fill; insufficient_funds when the balance cannot cover this request's fills. */
@@ -67,17 +65,15 @@ export class Erc20Payments {
     const known = this.budgets.get(key);
     if (known) return known;
     const [balance, allowance] = await Promise.all([
-      erc20Balance(this.chain.rpcUrl, token, this.project.walletAddress),
-      erc20Allowance(this.chain.rpcUrl, token, this.project.walletAddress, this.chain.seaportAddress),
+      erc20Balance(this.chain.rpcUrl, token, this.walletAddress),
+      erc20Allowance(this.chain.rpcUrl, token, this.walletAddress, this.chain.seaportAddress),
     ]).catch((error: unknown) => {
       if (classifySimulationError(error).kind === "unavailable") {
         throw new AppError("chain_unavailable", `chain ${this.chain.chainId} RPC did not answer the balance and allowance of token ${token}`);
       }
       throw new AppError("order_not_fillable", `the order's currency ${token} does not answer balanceOf and allowance as an ERC20 does`);
     });
-    // An approval an earlier request sent and the chain has not mined yet counts as sent.
-    const pendingApproval = await pendingTransactionFor(this.ctx.db, { projectId: this.project.id, chainId: this.chain.chainId, kind: "approve", subjectId: token.toLowerCase() });
-    const budget = { balance, allowance, committed: 0n, approvalSent: pendingApproval !== undefined };
+    const budget = { balance, allowance, committed: 0n, approvalSent: false };
     this.budgets.set(key, budget);
     return budget;
   }
