@@ -6,6 +6,7 @@
 // watcher settles that transaction or the broadcast is definitely rejected. A confirmed
 // approval is kept a minute longer: a request that read the allowance before it was mined
 // would otherwise approve again.
+import { StoredMap } from "./stored-map";
 import type { TxKind } from "./types";
 
 const HELD_KINDS: ReadonlySet<TxKind> = new Set(["buy", "approve"]);
@@ -25,39 +26,32 @@ export interface SubjectRef {
   subjectId: string | null;
 }
 
-const keyOf = (subject: SubjectRef) => `${PREFIX}${subject.kind}:${subject.subjectId!.toLowerCase()}`;
+const keyOf = (subject: SubjectRef) => `${subject.kind}:${subject.subjectId!.toLowerCase()}`;
 
 /** Whether a transaction of this kind and subject holds it until it settles. */
 export const holdsSubject = (subject: SubjectRef) => HELD_KINDS.has(subject.kind) && subject.subjectId !== null;
 
-/**
- * The holds live in memory, loaded once per object from storage and written through: two
- * storage reads of a key nobody wrote yet can both be in flight at once, so checking storage
- * and then writing it would let two requests through together.
- */
+/** The wallet's holds, in memory and written through (stored-map.ts says why). */
 export class PendingSubjects {
-  private held: Map<string, PendingSubject> | undefined;
-  private loading: Promise<void> | undefined;
+  private readonly held: StoredMap<PendingSubject>;
 
   constructor(
-    private readonly storage: DurableObjectStorage,
+    storage: DurableObjectStorage,
     /** A pending hold older than this is ignored: only a crash between sign and persist leaves one. */
     private readonly staleAfterMs: number,
-  ) {}
+  ) {
+    this.held = new StoredMap(storage, PREFIX);
+  }
 
   /** Call (and await) before `holder`/`hold`; cheap once loaded. */
   load(): Promise<void> {
-    if (this.held) return Promise.resolve();
-    this.loading ??= this.storage.list<PendingSubject>({ prefix: PREFIX }).then((stored) => {
-      this.held ??= new Map(stored);
-    });
-    return this.loading;
+    return this.held.load();
   }
 
   /** The transaction already holding this subject, if any. Synchronous, after `load`. */
   holder(subject: SubjectRef): string | null {
     if (!holdsSubject(subject)) return null;
-    const held = this.loaded().get(keyOf(subject));
+    const held = this.held.get(keyOf(subject));
     if (!held) return null;
     const age = Date.now() - held.at;
     return age < (held.confirmed ? CONFIRMED_APPROVAL_MEMORY_MS : this.staleAfterMs) ? held.transactionId : null;
@@ -65,29 +59,16 @@ export class PendingSubjects {
 
   /** Synchronous on purpose: called right after `holder`, before anything can interleave. */
   hold(subject: SubjectRef, transactionId: string): void {
-    if (holdsSubject(subject)) this.write(keyOf(subject), { transactionId, at: Date.now() });
+    if (holdsSubject(subject)) this.held.set(keyOf(subject), { transactionId, at: Date.now() });
   }
 
   /** Frees the subject if this transaction still holds it (a confirmed approval a minute later). */
   async release(subject: SubjectRef, transactionId: string, confirmed: boolean): Promise<void> {
     if (!holdsSubject(subject)) return;
-    await this.load();
+    await this.held.load();
     const key = keyOf(subject);
-    if (this.loaded().get(key)?.transactionId !== transactionId) return;
-    if (confirmed && subject.kind === "approve") this.write(key, { transactionId, at: Date.now(), confirmed });
-    else {
-      this.loaded().delete(key);
-      await this.storage.delete(key);
-    }
-  }
-
-  private write(key: string, value: PendingSubject) {
-    this.loaded().set(key, value);
-    this.storage.put(key, value);
-  }
-
-  private loaded(): Map<string, PendingSubject> {
-    if (!this.held) throw new Error("PendingSubjects used before load()");
-    return this.held;
+    if (this.held.get(key)?.transactionId !== transactionId) return;
+    if (confirmed && subject.kind === "approve") this.held.set(key, { transactionId, at: Date.now(), confirmed });
+    else await this.held.delete(key);
   }
 }

@@ -1,51 +1,46 @@
 // A WalletSequencer's reservation books (services/engine/token-reservations.ts), one per drop
-// contract. Storage: `reservation:<lower-case contract>` = the book. Each book lives in memory
-// once loaded and is written through on every change, so every request of the object works on
-// the same copy: a request that read storage, awaited, and wrote back could otherwise overwrite
-// a reservation another request made in between (decision 25 met that with the holds).
+// contract. Storage: `reservation:<lower-case contract>` = the book, kept in memory and written
+// through (stored-map.ts), so every request of the object works on the same copy of a book.
+import { StoredMap } from "./stored-map";
 import { openBook, upgradeBook, type ReservationBook, type StoredBook } from "./token-reservations";
 
-const reservationKey = (contract: string) => `reservation:${contract.toLowerCase()}`;
-
 export class ReservationBooks {
-  private readonly books = new Map<string, ReservationBook>();
+  private readonly books: StoredMap<StoredBook>;
 
-  constructor(private readonly storage: DurableObjectStorage) {}
+  constructor(storage: DurableObjectStorage) {
+    this.books = new StoredMap(storage, "reservation:");
+  }
 
   /** The contract's book, opened at the drop's next id when the wallet never minted on it. */
   async forMint(contract: string, initialNextTokenId: number): Promise<ReservationBook> {
-    return (await this.load(contract)) ?? this.adopt(contract, openBook(initialNextTokenId));
+    const existing = await this.existing(contract);
+    if (existing) return existing;
+    const opened = openBook(initialNextTokenId);
+    this.books.set(contract.toLowerCase(), opened);
+    return opened;
   }
 
   /** Synchronous on purpose: the change and its write happen with no request in between. */
   change<T>(contract: string, book: ReservationBook, apply: (book: ReservationBook) => T): T {
     const result = apply(book);
-    this.storage.put(reservationKey(contract), book);
+    this.books.set(contract.toLowerCase(), book);
     return result;
   }
 
   /** Changes an existing book (settlement, a released nonce); nothing if the wallet never minted there. */
   async update(contract: string, apply: (book: ReservationBook) => void): Promise<void> {
-    const book = await this.load(contract);
+    const book = await this.existing(contract);
     if (book) this.change(contract, book, apply);
   }
 
-  private async load(contract: string): Promise<ReservationBook | undefined> {
+  private async existing(contract: string): Promise<ReservationBook | undefined> {
+    await this.books.load();
     const key = contract.toLowerCase();
-    const known = this.books.get(key);
-    if (known) return known;
-    const stored = await this.storage.get<StoredBook>(reservationKey(contract));
-    // Another request may have loaded or opened it while this read was in flight: keep theirs.
-    const loadedMeanwhile = this.books.get(key);
-    if (loadedMeanwhile) return loadedMeanwhile;
-    return stored ? this.adopt(contract, upgradeBook(stored)) : undefined;
-  }
-
-  private adopt(contract: string, book: ReservationBook): ReservationBook {
-    const key = contract.toLowerCase();
-    const existing = this.books.get(key);
-    if (existing) return existing;
-    this.books.set(key, book);
-    return book;
+    const stored = this.books.get(key);
+    if (!stored || "anchor" in stored) return stored;
+    // A book in the old counter form: upgraded once, so every request shares the new object.
+    const upgraded = upgradeBook(stored);
+    this.books.set(key, upgraded);
+    return upgraded;
   }
 }

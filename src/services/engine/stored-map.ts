@@ -1,0 +1,44 @@
+// Keys under one prefix of a Durable Object's storage, held in memory after one list() and
+// written through. Requests of the object then check and change the same copy with nothing in
+// between: two storage reads of a key nobody has written yet can both be in flight at once, so
+// reading storage, awaiting and writing back can let two requests act on the same old value
+// (decision 25). Used for the sequencer's holds and reservation books.
+export class StoredMap<V> {
+  private entries: Map<string, V> | undefined;
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly prefix: string,
+  ) {}
+
+  /** Await once before `get`/`set`; cheap once loaded. */
+  load(): Promise<void> {
+    if (this.entries) return Promise.resolve();
+    this.loading ??= this.storage.list<V>({ prefix: this.prefix }).then((stored) => {
+      this.entries ??= new Map([...stored].map(([key, value]) => [key.slice(this.prefix.length), value]));
+    });
+    return this.loading;
+  }
+
+  /** Synchronous, after `load`. */
+  get(key: string): V | undefined {
+    return this.loaded().get(key);
+  }
+
+  /** Synchronous, after `load`: the memory copy changes at once, storage with the next commit. */
+  set(key: string, value: V): void {
+    this.loaded().set(key, value);
+    this.storage.put(this.prefix + key, value);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.loaded().delete(key);
+    await this.storage.delete(this.prefix + key);
+  }
+
+  private loaded(): Map<string, V> {
+    if (!this.entries) throw new Error(`StoredMap(${this.prefix}) used before load()`);
+    return this.entries;
+  }
+}
