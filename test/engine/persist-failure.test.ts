@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { watcherStub, sequencerStub } from "../../src/durable-objects/stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
-import type { TxIntent } from "../../src/services/engine/types";
-import { chainClient, fund, waitForTransaction } from "../helpers/chain";
+import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
+import { UNANNOUNCED_GRACE_MS } from "../../src/services/engine/watcher";
+import { chainClient, fund, rpc, waitForTransaction } from "../helpers/chain";
 import { createTestProject } from "../helpers/projects";
 
 const unavailableWatcher: WatcherPort = {
@@ -17,28 +18,41 @@ const unavailableWatcher: WatcherPort = {
 };
 const noGapCheck = () => Promise.resolve();
 
+type TestProject = Awaited<ReturnType<typeof createTestProject>>;
+
+function transferIntent(project: TestProject, walletIndex: number): TxIntent {
+  return {
+    transactionId: crypto.randomUUID(),
+    jobId: crypto.randomUUID(),
+    projectId: project.id,
+    walletIndex,
+    walletAddress: project.walletAddress,
+    chainId: 1868,
+    kind: "transfer",
+    subjectId: null,
+    to: "0x000000000000000000000000000000000000dEaD",
+    data: "0x",
+    value: "1",
+    metadata: null,
+    payload: null,
+    revertAbi: "none",
+  };
+}
+
+async function walletIndexOf(projectId: string): Promise<number> {
+  const row = await env.DB.prepare("select wallet_index from projects where id = ?").bind(projectId).first<{ wallet_index: number }>();
+  return row!.wallet_index;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe("a transaction that cannot be stored", () => {
   it("is not sent, leaves no row, and gives its nonce to the next transaction", async () => {
     const project = await createTestProject("Storage trouble");
     await fund(project.walletAddress);
-    const { wallet_index: walletIndex } = (await env.DB.prepare("select wallet_index from projects where id = ?").bind(project.id).first<{ wallet_index: number }>())!;
+    const walletIndex = await walletIndexOf(project.id);
     const nonceBefore = await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
-    const transfer = (): TxIntent => ({
-      transactionId: crypto.randomUUID(),
-      jobId: crypto.randomUUID(),
-      projectId: project.id,
-      walletIndex,
-      walletAddress: project.walletAddress,
-      chainId: 1868,
-      kind: "transfer",
-      subjectId: null,
-      to: "0x000000000000000000000000000000000000dEaD",
-      data: "0x",
-      value: "1",
-      metadata: null,
-      payload: null,
-      revertAbi: "none",
-    });
+    const transfer = () => transferIntent(project, walletIndex);
 
     const refused = transfer();
     const sent = transfer();
@@ -61,5 +75,68 @@ describe("a transaction that cannot be stored", () => {
     const onChain = await chainClient().getTransaction({ hash: settled.transactionHash });
     expect(onChain.nonce).toBe(nonceBefore);
     expect(await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore + 1);
+  });
+});
+
+describe("a watcher the sequencer could not reach to withdraw its transaction", () => {
+  it("never broadcasts the bytes, then fills the nonce it holds so later transactions are not stuck", async () => {
+    const project = await createTestProject("Unreachable watcher");
+    await fund(project.walletAddress);
+    const walletIndex = await walletIndexOf(project.id);
+    const wallet = project.walletAddress as Address;
+    const nonceBefore = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+    // The watcher stores the record, but the reply is lost; the withdrawal cannot reach it either.
+    const replyLost = (id: string): WatcherPort => ({
+      track: async (record) => {
+        await watcherStub(env, id).track(record);
+        throw new Error("the watcher's reply was lost");
+      },
+      forget: () => Promise.reject(new Error("the watcher is unreachable")),
+    });
+
+    const withdrawn = transferIntent(project, walletIndex);
+    const result = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), (_instance, state) =>
+      new SequencerCore(env, state.storage, replyLost, noGapCheck).submit(withdrawn),
+    );
+    expect(result.ok).toBe(false);
+    expect(await env.DB.prepare("select id from transactions where id = ?").bind(withdrawn.transactionId).first()).toBeNull();
+
+    const watcher = watcherStub(env, withdrawn.transactionId);
+    const stored = () => runInDurableObject(watcher, (instance) => instance.record()) as Promise<WatchedTransaction>;
+    // Its alarm polls every 200 ms in tests: several polls, and still nothing sent.
+    await sleep(1_500);
+    const orphan = await stored();
+    expect(orphan.polls).toBeGreaterThan(1);
+    expect(orphan.hashes).toHaveLength(1);
+    expect(await rpc("eth_getTransactionByHash", [orphan.hashes[0]!.hash])).toBeNull();
+
+    // Once its row can no longer come, the nonce it holds goes to a 0-value self-transfer.
+    await runInDurableObject(watcher, (instance) => instance.track({ ...orphan, createdAt: Date.now() - UNANNOUNCED_GRACE_MS - 1_000 }));
+    const deadline = Date.now() + 20_000;
+    let settled = await stored();
+    while (!settled.settled && Date.now() < deadline) {
+      await sleep(250);
+      settled = await stored();
+    }
+    expect(settled.settled).toBe(true);
+    const filler = settled.hashes.at(-1)!;
+    expect(filler.purpose).toBe("fill");
+    const fillerOnChain = await chainClient().getTransaction({ hash: filler.hash as `0x${string}` });
+    expect({ from: fillerOnChain.from, to: fillerOnChain.to, value: fillerOnChain.value, nonce: fillerOnChain.nonce }).toEqual({
+      from: wallet.toLowerCase(),
+      to: wallet.toLowerCase(),
+      value: 0n,
+      nonce: nonceBefore,
+    });
+    expect(await rpc("eth_getTransactionByHash", [orphan.hashes[0]!.hash])).toBeNull();
+    expect(await env.DB.prepare("select id from transactions where id = ?").bind(withdrawn.transactionId).first()).toBeNull();
+
+    // The next transaction takes the following nonce and confirms.
+    const next = transferIntent(project, walletIndex);
+    const nextResult = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), (instance) => instance.submit(next));
+    expect(nextResult.ok).toBe(true);
+    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
+    expect(confirmed.status).toBe("confirmed");
+    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore + 1);
   });
 });

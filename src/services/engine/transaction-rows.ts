@@ -50,3 +50,8 @@ export async function updatePendingHash(db: Db, id: string, hash: string, nonce:
 export async function deleteUnsentRow(db: Db, id: string) {
   await db.delete(transactions).where(and(eq(transactions.id, id), eq(transactions.status, "pending")));
 }
+
+/** Whether the transaction's row exists at all (a withdrawn transaction has none). */
+export async function rowExists(db: Db, id: string): Promise<boolean> {
+  return (await db.select({ id: transactions.id }).from(transactions).where(eq(transactions.id, id)).get()) !== undefined;
+}

@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context";
 import { engineConfig } from "./config";
 import { finalizeTransaction, type Settlement } from "./finalize";
 import { holdsSubject, type SubjectRef } from "./pending-subjects";
-import { updatePendingHash } from "./transaction-rows";
+import { rowExists, updatePendingHash } from "./transaction-rows";
 import type { SentHash, WatchedTransaction } from "./types";
 
 export interface SequencerPort {
@@ -26,6 +26,10 @@ export interface PollResult {
 }
 
 const FILL_REASON = "not mined before the deadline; its nonce was taken by a 0-value self-transfer";
+
+// A row is written before the first broadcast or the whole transaction is withdrawn (decision 26);
+// D1 gives up on a statement after 30 s, so a row still missing after this never comes.
+export const UNANNOUNCED_GRACE_MS = 60_000;
 
 export function pollDelay(config: ReturnType<typeof engineConfig>, polls: number): number {
   // Fast while young (most transactions land in the next block or two), slower later.
@@ -72,6 +76,7 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   const head = Number(await blockNumber(rpcUrl));
   let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
+    if (!record.filling && !(await rowExists(ctx.db, record.id))) return unannounced(rpcUrl, record, config, sequencer);
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
     underpriced = (await broadcastRaw(rpcUrl, record.raw)).kind === "underpriced";
@@ -92,6 +97,19 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
     await broadcastRaw(rpcUrl, record.raw);
   }
   return { record, nextPollInMs: pollDelay(config, record.polls) };
+}
+
+/**
+ * The node never saw these bytes and no row announces them: the sequencer withdrew the
+ * transaction but could not reach this watcher to say so, and kept the nonce for it. Its bytes
+ * never go out; once its row can no longer be on its way, the nonce is filled so later
+ * transactions are not stuck behind it (and the filler's settlement releases its holds).
+ */
+async function unannounced(rpcUrl: string, record: WatchedTransaction, config: ReturnType<typeof engineConfig>, sequencer: SequencerPort): Promise<PollResult> {
+  if (Date.now() - record.createdAt < UNANNOUNCED_GRACE_MS) return { record, nextPollInMs: pollDelay(config, record.polls) };
+  const filler = await sequencer.fill(record);
+  await broadcastRaw(rpcUrl, filler.raw);
+  return { record: filler, nextPollInMs: pollDelay(config, filler.polls) };
 }
 
 async function settle(ctx: ServiceContext, record: WatchedTransaction, settlement: Settlement, sequencer: SequencerPort): Promise<PollResult> {
