@@ -14,7 +14,7 @@ import { mintedAssetFields, writeMintedMetadata, type ClaimPayload } from "../dr
 import type { ServiceContext } from "../context";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { transactionView } from "../transactions/transaction-view";
-import { enqueueWebhookStatement, webhookPayload } from "../webhooks/events";
+import { enqueueWebhookStatement, queuedForProjects, webhookPayload } from "../webhooks/events";
 import type { WatchedTransaction } from "./types";
 
 export type Settlement =
@@ -58,7 +58,6 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
   const transactionHash = mined?.transactionHash ?? record.hashes.at(-1)?.hash ?? null;
 
   // The webhook event is queued in the same batch, so it exists exactly when the status changed.
-  let webhookStatement: number | undefined;
   if (row) {
     const settled = transactionView({
       ...row,
@@ -69,7 +68,7 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
       errorMessage,
       updatedAt: new Date(now),
     });
-    webhookStatement = statements.push(enqueueWebhookStatement(db, webhookPayload(`transaction.${settlement.status}`, { transaction: settled }), { sql: "?", params: [record.projectId] }, stillPending)) - 1;
+    statements.push(enqueueWebhookStatement(db, webhookPayload(`transaction.${settlement.status}`, { transaction: settled }), { sql: "?", params: [record.projectId] }, stillPending));
   }
   statements.push(
     db
@@ -91,13 +90,9 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
       ),
   );
   const results = await db.batch(statements);
-  // Most projects have no endpoint: no event queued, no dispatcher to wake.
-  if (webhookStatement !== undefined && results[webhookStatement]?.meta.changes) await kickWebhooks(ctx.env, record.projectId);
-  if (record.kind === "buy" && record.subjectId) {
-    // order.filled goes to the project that listed the order (queued with the fill's effects).
-    const order = await db.prepare("select project_id from orders where order_hash = ?").bind(record.subjectId).first<{ project_id: string | null }>();
-    await kickWebhooks(ctx.env, order?.project_id);
-  }
+  // Wakes only the dispatchers the batch gave work: this project's transaction event, and the
+  // listing project's order.filled (queued with a fill's effects). Most projects have no endpoint.
+  await Promise.all(queuedForProjects(results).map((projectId) => kickWebhooks(ctx.env, projectId)));
 }
 
 /**

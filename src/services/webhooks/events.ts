@@ -21,6 +21,16 @@ export function webhookPayload(type: WebhookEvent, data: Record<string, unknown>
 const UUID_SQL = `lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' ||
   substr('89ab', 1 + abs(random()) % 4, 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
 
+// Each queued delivery names its project under this column, so a batch's caller can wake exactly
+// the dispatchers that got work (see queuedForProjects).
+const QUEUED_FOR_PROJECT = "queued_for_project";
+
+/** The projects a batch queued deliveries for, from the rows its enqueue statements returned. */
+export function queuedForProjects(results: D1Result[]): string[] {
+  const projects = results.flatMap((result) => (result.results as Record<string, unknown>[]).map((row) => row[QUEUED_FOR_PROJECT]));
+  return [...new Set(projects.filter((project): project is string => typeof project === "string"))];
+}
+
 /**
  * Queues `payload` for every live endpoint of the project subscribed to its type.
  * `projectSql` is either a bound `?` (the project id) or a subquery returning it; `onlyIf`
@@ -41,7 +51,8 @@ export function enqueueWebhookStatement(
        where e.project_id = (${project.sql}) and e.deleted_at is null
          and exists (select 1 from json_each(e.events) where value = ?)
          and ${onlyIf?.sql ?? "1"}
-       on conflict do nothing`,
+       on conflict do nothing
+       returning project_id as ${QUEUED_FOR_PROJECT}`,
     )
     .bind(payload.id, payload.type, JSON.stringify(payload), now, now, ...project.params, payload.type, ...(onlyIf?.params ?? []));
 }
