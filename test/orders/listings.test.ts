@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseAbi, type Address } from "viem";
+import { encodeFunctionData, parseAbi, type Abi, type Address } from "viem";
+import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
 import { chainClient, ETHER, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
@@ -28,6 +29,18 @@ async function claimTo(recipientAddress: string, quantity: number) {
 }
 
 const submit = (body: unknown) => call("/v1/orders", { apiKey: project.apiKey, body });
+const prepare = (body: unknown) => call("/v1/orders/listings", { apiKey: project.apiKey, body });
+const approveSeaport = (wallet: Wallet, contract: string) =>
+  wallet.send({ to: contract, data: encodeFunctionData({ abi: parseAbi(["function setApprovalForAll(address, bool)"]), functionName: "setApprovalForAll", args: [seaport as Address, true] }) });
+
+/** A registered ERC1155 collection in which `holder` has `amount` of token 1. */
+async function erc1155Holding(holder: Wallet, amount: bigint) {
+  const contract = await holder.deploy(testErc1155Abi as Abi, testErc1155Bytecode);
+  await holder.send({ to: contract, data: encodeFunctionData({ abi: testErc1155Abi, functionName: "mint", args: [holder.account.address, 1n, amount] }) });
+  const registered = await call("/v1/admin/collections", { admin: true, body: { contractAddress: contract, slug: `multi-${contract.slice(2, 12)}` } });
+  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+  return contract;
+}
 
 beforeAll(async () => {
   seaport = chains()["1868"]!.seaportAddress;
@@ -114,23 +127,39 @@ describe("what a listing must satisfy", () => {
   it("rejects malformed orders with the field named", async () => {
     const order = listingComponents(seller.address, drop.contractAddress, "2", ETHER);
     const signature = await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport });
+    const max = (2n ** 256n - 1n).toString();
+    const maxPayment = { ...order.consideration[0]!, startAmount: max, endAmount: max };
     const cases: [Record<string, unknown>, string][] = [
       [{ ...order, offerer: "0x12" }, "body.parameters.offerer"],
       [{ ...order, offer: [] }, "body.parameters.offer"],
       [{ ...order, consideration: [{ ...order.consideration[0], recipient: seller2.address }] }, "body.parameters.consideration.0.recipient"],
       [{ ...order, orderType: 2 }, "body.parameters.orderType"],
       [{ ...order, salt: "-1" }, "body.parameters.salt"],
+      [{ ...order, consideration: [maxPayment, { ...maxPayment, recipient: seller2.address }] }, "body.parameters.consideration"],
     ];
     for (const [parameters, path] of cases) {
       const error = expectEnvelope(await submit({ signature, parameters, chainId: 1868 }), 400, "validation_error");
       expect(error.details?.map((d) => d.path), path).toContain(path);
     }
     expectEnvelope(await submit({ signature: "0x1234", parameters: order, chainId: 1868 }), 422, "invalid_signature");
+    // 78 digits pass the digit count but not uint256 (viem would refuse to hash them).
+    const tooBig = expectEnvelope(await submit({ signature, parameters: { ...order, salt: "9".repeat(78) }, chainId: 1868 }), 400, "validation_error");
+    expect(tooBig.details?.map((d) => d.path)).toEqual(["body.parameters.salt"]);
     expectEnvelope(await submit({ signature, parameters: order, chainId: 99 }), 400, "unsupported_chain");
     expectEnvelope(await submit({ signature }), 400, "validation_error");
     expectEnvelope(await submit({ signature, orderHash: `0x${"ab".repeat(32)}` }), 404, "not_found");
     expectEnvelope(await call(`/v1/orders/0x${"cd".repeat(32)}`, { apiKey: project.apiKey }), 404, "not_found");
     expectEnvelope(await call("/v1/orders/0x1234", { apiKey: project.apiKey }), 400, "validation_error");
+  });
+
+  it("lists an order that starts beyond the last representable date, shown at that date", async () => {
+    await approveSeaport(seller, drop.contractAddress);
+    const far = "9".repeat(20); // seconds: past JavaScript's Date range
+    const order = listingComponents(seller.address, drop.contractAddress, "3", ETHER, { startTime: far, endTime: far });
+    const listed = await submit({ signature: await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport }), parameters: order, chainId: 1868 });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    expect(listed.body.startTime).toBe(new Date(8.64e15).toISOString());
+    expect(listed.body.parameters.startTime).toBe(far);
   });
 });
 
@@ -192,5 +221,16 @@ describe("prepared listings (two steps)", () => {
       400,
       "validation_error",
     );
+  });
+
+  it("refuses an ERC1155 listing whose total price does not fit in uint256", async () => {
+    const holder = await freshWallet();
+    const multi = await erc1155Holding(holder, 2n);
+    const error = expectEnvelope(
+      await prepare({ chainId: 1868, offerer: holder.address, items: [{ contractAddress: multi, tokenId: "1", quantity: "2", unitPrice: (2n ** 255n).toString() }] }),
+      400,
+      "validation_error",
+    );
+    expect(error.details?.map((d) => d.path)).toEqual(["body.items.0.unitPrice"]);
   });
 });

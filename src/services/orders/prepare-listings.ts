@@ -9,6 +9,7 @@ import { getChain } from "../../lib/chains";
 import { AppError, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { saveDraft } from "./drafts";
+import { UINT256_MAX } from "./order-shape";
 
 export interface ListingItemInput {
   contractAddress: string;
@@ -61,6 +62,8 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     const quantity = BigInt(item.quantity);
     if (collection.schema === "ERC721" && quantity !== 1n) throw validationError(`${at}.quantity`, "must be 1 for an ERC721 token");
     if (quantity === 0n) throw validationError(`${at}.quantity`, "must be at least 1");
+    const total = BigInt(item.unitPrice) * quantity;
+    if (total > UINT256_MAX) throw validationError(`${at}.unitPrice`, "unitPrice × quantity must fit in uint256");
 
     const owns =
       collection.schema === "ERC721"
@@ -70,7 +73,6 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     if (!(await canOperate(chain.rpcUrl, item.contractAddress, offerer, chain.seaportAddress))) needsApproval.add(item.contractAddress);
 
     const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
-    const total = BigInt(item.unitPrice) * quantity;
     const fee = drop ? (total * BigInt(drop.creatorFeeBps)) / 10_000n : 0n;
     const currency = item.currencyAddress ?? ZERO;
     const itemType = item.currencyAddress ? ITEM_TYPE.ERC20 : ITEM_TYPE.NATIVE;

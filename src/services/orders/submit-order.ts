@@ -14,6 +14,10 @@ import { canonicalOrder, summarizeListing, type OrderSummary } from "./order-sha
 import { orderView, type OrderView } from "./order-view";
 import { priceSortKey } from "./price-sort";
 
+/** The latest instant a Date holds; Seaport times may lie beyond it. */
+const MAX_DATE_MS = 8.64e15;
+const dateOfSeconds = (seconds: string) => new Date(Math.min(Number(seconds) * 1000, MAX_DATE_MS));
+
 export type SubmitOrderInput =
   | { signature: string; orderHash: string }
   | { signature: string; parameters: Record<string, unknown>; chainId: number };
@@ -95,8 +99,8 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     priceSort: priceSortKey(summary.unitPrice, summary.currency),
     currencyAddress: summary.currency,
     priceSymbol: await priceSymbol(chain, summary.currency),
-    startTime: new Date(Number(order.startTime) * 1000),
-    endTime: new Date(Math.min(Number(order.endTime) * 1000, 8.64e15)),
+    startTime: dateOfSeconds(order.startTime),
+    endTime: dateOfSeconds(order.endTime),
     counter: order.counter,
     parameters: JSON.stringify(order),
     signature: input.signature.toLowerCase(),
