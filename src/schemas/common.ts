@@ -32,7 +32,10 @@ export const PositiveUintString = UintString.refine((value) => !UINT_DIGITS.test
 export const ChainIdBody = z.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });
 export const ChainIdQuery = z.coerce.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });
 
+/** Response timestamp (the service writes these, so no check). */
 export const IsoDateTime = z.string().openapi({ format: "date-time", example: "2026-11-21T12:00:00.000Z" });
+/** Request timestamp: ISO 8601 with `Z` or an offset; anything else is a 400 naming the field. */
+export const IsoDateTimeInput = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-21T12:00:00.000Z" });
 export const Uuid = z.string().openapi({ format: "uuid", example: "0b7c3f9e-3c1d-4a8e-9a53-2f1f6b3c8d11" });
 
 export const ErrorEnvelopeSchema = z

@@ -233,4 +233,17 @@ describe("prepared listings (two steps)", () => {
     );
     expect(error.details?.map((d) => d.path)).toEqual(["body.items.0.unitPrice"]);
   });
+
+  it("rejects listing times that are not ISO date-times, or before 1970, with the field named", async () => {
+    const item = { contractAddress: drop.contractAddress, tokenId: "2", unitPrice: "1" };
+    const cases: [Record<string, string>, string][] = [
+      [{ startTime: "x" }, "body.startTime"],
+      [{ endTime: "2026-13-45T00:00:00Z" }, "body.endTime"],
+      [{ startTime: "1969-12-31T00:00:00Z", endTime: "2999-01-01T00:00:00Z" }, "body.startTime"],
+    ];
+    for (const [times, path] of cases) {
+      const error = expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item], ...times }), 400, "validation_error");
+      expect(error.details?.map((d) => d.path), JSON.stringify(times)).toEqual([path]);
+    }
+  });
 });

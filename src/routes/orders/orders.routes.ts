@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { SEAPORT_EIP712_TYPES } from "../../chain/seaport-types";
 import { anyKey } from "../../lib/auth";
 import { idempotency } from "../../lib/idempotency";
-import { AddressInput, ChainIdBody, PositiveUintString, Hex, IsoDateTime, jsonBody, jsonContent, operationErrors, READ_SECURITY, UintString } from "../../schemas/common";
+import { AddressInput, ChainIdBody, PositiveUintString, Hex, IsoDateTime, IsoDateTimeInput, jsonBody, jsonContent, operationErrors, READ_SECURITY, UintString } from "../../schemas/common";
 import { EXAMPLE, exampleListing } from "../../schemas/examples";
 import { ListingSchema } from "../../schemas/resources";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
@@ -105,8 +105,8 @@ export const PrepareListingsBody = z
       )
       .min(1)
       .max(20),
-    startTime: IsoDateTime.optional(),
-    endTime: IsoDateTime.optional(),
+    startTime: IsoDateTimeInput.optional(),
+    endTime: IsoDateTimeInput.optional(),
   })
   .openapi("PrepareListingsRequest");
 

@@ -32,10 +32,18 @@ const DEFAULT_DURATION_SECONDS = 30 * 24 * 3600;
 
 const randomUint256 = () => BigInt(`0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}`).toString();
 
+/** Seconds since the epoch; Seaport times are uint256, so none before 1970. */
+function secondsOf(iso: string, path: string): bigint {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw validationError(path, "must be an ISO 8601 date-time");
+  if (ms < 0) throw validationError(path, "must not be before 1970");
+  return BigInt(Math.floor(ms / 1000));
+}
+
 function listingWindow(input: PrepareListingsInput): { start: bigint; end: bigint } {
   const now = BigInt(Math.floor(Date.now() / 1000));
-  const start = input.startTime ? BigInt(Math.floor(Date.parse(input.startTime) / 1000)) : now;
-  const end = input.endTime ? BigInt(Math.floor(Date.parse(input.endTime) / 1000)) : start + BigInt(DEFAULT_DURATION_SECONDS);
+  const start = input.startTime ? secondsOf(input.startTime, "body.startTime") : now;
+  const end = input.endTime ? secondsOf(input.endTime, "body.endTime") : start + BigInt(DEFAULT_DURATION_SECONDS);
   if (end <= start) throw validationError("body.endTime", "must be after startTime");
   if (end <= now) throw validationError("body.endTime", "must be in the future");
   return { start, end };
