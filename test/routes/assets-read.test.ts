@@ -168,6 +168,10 @@ describe("GET /v1/assets/explore", () => {
       ["isVerified=yes", "query.isVerified"],
       ["sortBy=name:ASC", "query.sortBy"],
       ["colour=red", "query.colour"],
+      // NUL ends FTS5's input mid-phrase ("unterminated string"); no name holds control characters.
+      ["search=abc%00", "query.search"],
+      ["search=a%00", "query.search"],
+      ["search=cat%1B%5B0m", "query.search"],
     ];
     for (const [query, path] of cases) {
       const error = expectEnvelope(await explore(query), 400, "validation_error");

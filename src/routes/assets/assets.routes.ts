@@ -21,7 +21,15 @@ export const ExploreQuerySchema = z.strictObject({
   chainId: ChainIdQuery.optional(),
   contractAddress: AddressInput.optional(),
   ownerAddress: AddressInput.optional().openapi({ description: "Only assets this address holds (balance > 0)" }),
-  search: z.string().trim().min(1).max(200).optional().openapi({ description: "Case-insensitive substring of the asset name" }),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    // A NUL ends FTS5's input mid-phrase (a 500); names never hold control characters.
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, "must not contain control characters")
+    .optional()
+    .openapi({ description: "Case-insensitive substring of the asset name" }),
   isVerified: BooleanQuery.optional().openapi({ description: "Only assets of verified (true) or unverified (false) collections" }),
   hasListings: BooleanQuery.optional().openapi({ description: "Only assets with (true) or without (false) an active listing" }),
   page: PageQuery,
