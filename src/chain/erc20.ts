@@ -1,5 +1,6 @@
 import { encodeFunctionData, erc20Abi, type Address } from "viem";
 import { publicClient } from "./client";
+import { retryRead } from "./read-retry";
 
 export { erc20Abi };
 
@@ -7,11 +8,11 @@ export const encodeErc20Transfer = (to: string, amount: bigint) =>
   encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to as Address, amount] });
 
 export async function erc20Decimals(rpcUrl: string, token: string): Promise<number> {
-  return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "decimals" });
+  return retryRead(() => publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "decimals" }));
 }
 
 export async function erc20Balance(rpcUrl: string, token: string, owner: string): Promise<bigint> {
-  return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] });
+  return retryRead(() => publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "balanceOf", args: [owner as Address] }));
 }
 
 export async function erc20Symbol(rpcUrl: string, token: string): Promise<string> {

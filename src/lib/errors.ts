@@ -51,6 +51,20 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The request reached the wallet engine and no answer came back, so whether its transaction went
+ * out is unknown. Unlike other 5xx it is stored under the request's Idempotency-Key: a retry with
+ * that key replays it rather than risking a second transaction.
+ */
+export class OutcomeUnknownError extends AppError {
+  constructor(
+    message: string,
+    readonly transactionId: string,
+  ) {
+    super("internal_error", message, [{ path: "transaction", message: `look it up with GET /v1/transactions/${transactionId} (404 = not sent)` }]);
+  }
+}
+
 export const validationError = (path: string, message: string) =>
   new AppError("validation_error", `${path}: ${message}`, [{ path, message }]);
 export const notFound = (what: string) => new AppError("not_found", `${what} not found`);

@@ -3,7 +3,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { sha256Hex } from "../services/auth/keys";
 import { serviceContext } from "../services/context";
 import { abandonIdempotentRequest, completeIdempotentRequest, startIdempotentRequest } from "../services/idempotency";
-import { validationError } from "./errors";
+import { OutcomeUnknownError, validationError } from "./errors";
+import { logError } from "./log";
 import type { AppBindings } from "./types";
 
 const MAX_KEY_LENGTH = 200;
@@ -32,10 +33,17 @@ export const idempotency: MiddlewareHandler<AppBindings> = async (c, next) => {
   }
 
   await next();
-  if (c.res.status >= 500 || c.res.status === 429) {
+  const retryable = (c.res.status >= 500 && !(c.error instanceof OutcomeUnknownError)) || c.res.status === 429;
+  if (retryable) {
     await abandonIdempotentRequest(ctx, projectId, key);
     return;
   }
   const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (c.res.headers.has(name) ? [[name, c.res.headers.get(name)!]] : [])));
-  await completeIdempotentRequest(ctx, projectId, key, { status: c.res.status, body: await c.res.clone().text(), headers });
+  try {
+    await completeIdempotentRequest(ctx, projectId, key, { status: c.res.status, body: await c.res.clone().text(), headers });
+  } catch (error) {
+    // The work is done (perhaps a transaction sent): the client still gets its answer. The key
+    // stays in progress, so a retry with it is turned away rather than run a second time.
+    logError(c.env, { where: "idempotency.complete", projectId }, error);
+  }
 };

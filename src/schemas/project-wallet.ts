@@ -17,7 +17,11 @@ export const DeployDropBody = z
     symbol: z.string().trim().min(1).max(16).optional().openapi({ description: "Defaults to the upper-cased leading letters of the name's words" }),
     totalSupply: z.number().int().min(1).max(1_000_000_000).optional().openapi({ description: "Omitted = unlimited" }),
     unitPrice: z.number().min(0).max(1e12).optional().openapi({ description: "Public claim price in whole currency units (0.01 = 0.01 ETH); default 0" }),
-    startTime: z.iso.datetime({ offset: true }).optional().openapi({ description: "ISO 8601; public claims open then" }),
+    startTime: z.iso
+      .datetime({ offset: true })
+      .refine((value) => Date.parse(value) >= 0, "must be 1970-01-01T00:00:00Z or later")
+      .optional()
+      .openapi({ description: "ISO 8601, 1970 or later; public claims open then" }),
     limitPerWallet: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Omitted = unlimited" }),
     whitelist: z
       .string()

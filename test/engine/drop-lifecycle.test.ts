@@ -83,6 +83,13 @@ describe("deploy → claim → read back", () => {
       [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", whitelist: `${recipient},1,0\nnope,1,0` }, "body.whitelist"],
       [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", colour: "red" }, "body.colour"],
       [{ metadataStorageType: "self-hosted", baseUri: "https://e.com/" }, "body.name"],
+      // An empty whitelist must not deploy a drop open to everyone.
+      [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", whitelist: "" }, "body.whitelist"],
+      [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", whitelist: " \n \n" }, "body.whitelist"],
+      // A start before 1970 cannot be a uint40 on chain.
+      [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", startTime: "1969-12-31T23:59:59Z" }, "body.startTime"],
+      // So small it prints as 0: it must not make the drop free.
+      [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", unitPrice: 1e-21 }, "body.unitPrice"],
     ];
     for (const [body, path] of cases) {
       const error = expectEnvelope(await call("/v1/project-wallet/drops/deploy", { secretKey: project.secretKey, body }), 400, "validation_error");

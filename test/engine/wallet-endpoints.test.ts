@@ -90,7 +90,12 @@ describe("mint (deprecated)", () => {
     // tokenId is ignored: the drop assigned 1 and 2.
     const second = await call(`/v1/assets/1868/${deployed.body.drop.contractAddress}/2`, { apiKey: project.apiKey });
     expect(second.body.name).toBe("Same");
-    expectEnvelope(await call("/v1/project-wallet/mint", { secretKey: project.secretKey, body: { recipientAddress: recipient } }), 400, "validation_error");
+    // Every response of the deprecated route says so, errors included.
+    const refused = await call("/v1/project-wallet/mint", { secretKey: project.secretKey, body: { recipientAddress: recipient } });
+    expectEnvelope(refused, 400, "validation_error");
+    expect([refused.headers.get("deprecation"), refused.headers.get("link")]).toEqual(["true", '</v1/project-wallet/drops/claim>; rel="successor-version"']);
+    const unauthenticated = await call("/v1/project-wallet/mint", { body: { recipientAddress: recipient } });
+    expect([unauthenticated.status, unauthenticated.headers.get("deprecation")]).toEqual([401, "true"]);
   });
 });
 

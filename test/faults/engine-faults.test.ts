@@ -105,6 +105,29 @@ describe("faults between the engine and the node", () => {
     expect(await totalMinted()).toBe(mintedBefore + 1n);
   });
 
+  it("answers 502, not a client error, when a token read gets no answer", async () => {
+    // Three failures: every attempt of the read (it retries twice) goes unanswered.
+    await setFaults([{ method: "eth_call", action: "fail", times: 3 }]);
+    const transfer = await call("/v1/project-wallet/transfer", {
+      secretKey: project.secretKey,
+      body: { type: "erc20", tokenAddress: contract, recipientAddress: recipient, amount: "1" },
+    });
+    expect([transfer.status, transfer.body.error?.code]).toEqual([502, "chain_unavailable"]);
+    await setFaults([{ method: "eth_call", action: "fail", times: 3 }]);
+    const deploy = await call("/v1/project-wallet/drops/deploy", {
+      secretKey: project.secretKey,
+      body: { name: "Token priced", metadataStorageType: "self-hosted", baseUri: "https://example.com/t/", currencyAddress: contract, unitPrice: 1 },
+    });
+    expect([deploy.status, deploy.body.error?.code]).toEqual([502, "chain_unavailable"]);
+    // With the node answering, an address without a contract is the client's mistake.
+    await setFaults([]);
+    const notAToken = await call("/v1/project-wallet/transfer", {
+      secretKey: project.secretKey,
+      body: { type: "erc20", tokenAddress: recipient, recipientAddress: recipient, amount: "1" },
+    });
+    expect([notAToken.status, notAToken.body.error?.details?.[0]?.path]).toEqual([400, "body.tokenAddress"]);
+  });
+
   it("survives random delays on every call", async () => {
     await survivesFault([{ method: "*", action: "delay", maxDelayMs: 400 }]);
   });

@@ -16,13 +16,17 @@ describe("keys and tenancy", () => {
     expect((await call("/v1/drops", { apiKey: project.secretKey })).status).toBe(200);
   });
 
-  it("needs the secret key for the project wallet: API key → 403", async () => {
+  it("lets either key read the project wallet (a read, DESIGN §3) but only the secret key spend from it", async () => {
     const project = await createTestProject();
-    expectEnvelope(await call("/v1/project-wallet", { apiKey: project.apiKey }), 403, "forbidden");
-    expectEnvelope(await call("/v1/project-wallet", { headers: { authorization: `Bearer ${project.apiKey}` } }), 403, "forbidden");
-    const wallet = await call("/v1/project-wallet", { secretKey: project.secretKey });
-    expect(wallet.status).toBe(200);
-    expect(wallet.body).toEqual({ address: project.walletAddress, balances: [{ chainId: 1868, symbol: "ETH", balance: "0" }] });
+    const expected = { address: project.walletAddress, balances: [{ chainId: 1868, symbol: "ETH", balance: "0" }] };
+    for (const key of [{ apiKey: project.apiKey }, { secretKey: project.secretKey }]) {
+      const wallet = await call("/v1/project-wallet", key);
+      expect(wallet.status).toBe(200);
+      expect(wallet.body).toEqual(expected);
+    }
+    const transfer = { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "1" };
+    expectEnvelope(await call("/v1/project-wallet/transfer", { apiKey: project.apiKey, body: transfer }), 403, "forbidden");
+    expectEnvelope(await call("/v1/project-wallet/transfer", { headers: { authorization: `Bearer ${project.apiKey}` }, body: transfer }), 403, "forbidden");
   });
 
   it("401s missing, malformed, unknown and revoked keys", async () => {

@@ -132,7 +132,7 @@ export const getAllowlistEntry = createRoute({
   },
   responses: {
     200: jsonContent(AllowlistEntrySchema, "Allowlist entry", {
-      address: EXAMPLE.recipient.toLowerCase(),
+      address: EXAMPLE.recipient,
       maxClaimable: "2",
       price: "5000000000000000",
       proof: ["0x8f2c1e4b7a9d3c5e6f0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60", "0x1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f809"],

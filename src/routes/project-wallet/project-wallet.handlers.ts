@@ -30,8 +30,6 @@ export const mintHandler: AppRouteHandler<typeof mint> = async (c) => {
     { ...body, ...(metadata ? { metadataForEveryToken: metadata } : {}) },
     "mint",
   );
-  c.header("Deprecation", "true");
-  c.header("Link", '</v1/project-wallet/drops/claim>; rel="successor-version"');
   return c.json(transaction, 201);
 };
 

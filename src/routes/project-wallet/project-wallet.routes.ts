@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { secretKey } from "../../lib/auth";
+import { anyKey, secretKey } from "../../lib/auth";
+import { deprecatedFor } from "../../lib/deprecation";
 import { idempotency } from "../../lib/idempotency";
-import { Address, jsonBody, jsonContent, operationErrors, SECRET_SECURITY } from "../../schemas/common";
+import { Address, jsonBody, jsonContent, operationErrors, READ_SECURITY, SECRET_SECURITY } from "../../schemas/common";
 import type { ErrorCode } from "../../lib/errors";
 import {
   EXAMPLE,
@@ -109,10 +110,11 @@ export const mint = createRoute({
   operationId: "mint",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey, idempotency] as const,
+  middleware: [deprecatedFor("/v1/project-wallet/drops/claim"), secretKey, idempotency] as const,
   deprecated: true,
   summary: "Mint to a recipient (deprecated)",
-  description: "Deprecated: use the claim endpoint. Responds with a `Deprecation: true` header. `tokenId` is ignored because the drop assigns ids.",
+  description:
+    "Deprecated: use the claim endpoint. Every response, errors included, carries `Deprecation: true` and a `Link` to the claim endpoint. `tokenId` is ignored because the drop assigns ids.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(MintBody, "The drop, the recipient and the metadata of every minted token", {
@@ -200,8 +202,8 @@ export const getProjectWallet = createRoute({
   path: "/v1/project-wallet",
   operationId: "getProjectWallet",
   tags,
-  security: SECRET_SECURITY,
-  middleware: [secretKey] as const,
+  security: READ_SECURITY,
+  middleware: [anyKey] as const,
   summary: "The project wallet",
   description: "Its address and native balance per configured chain, so a project knows what to fund.",
   responses: {
@@ -215,6 +217,6 @@ export const getProjectWallet = createRoute({
       "Wallet",
       { address: EXAMPLE.walletAddress, balances: [{ chainId: 1868, symbol: "ETH", balance: "99987654320000000000" }] },
     ),
-    ...operationErrors({ auth: "secretKey" }),
+    ...operationErrors({ auth: "anyKey" }),
   },
 });

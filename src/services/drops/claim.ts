@@ -78,6 +78,8 @@ export async function mintFromDrop(
     overrides: input.overrideMetadata ?? null,
     forEveryToken: input.metadataForEveryToken ?? null,
   };
+  // Read before the send: once the transaction is out, a failed read must not turn into an error.
+  const display = await dropDisplay(ctx, drop.id, payload);
   const { transaction, firstTokenId } = await sendFromProjectWallet(ctx, project, {
     chainId: chain.chainId,
     kind,
@@ -94,7 +96,6 @@ export async function mintFromDrop(
   });
   const first = firstTokenId!;
   const tokenIds = Array.from({ length: input.quantity }, (_, i) => String(first + i));
-  const display = await dropDisplay(ctx, drop.id, payload);
   const assets = tokenIds.map(
     (tokenId, index): ClaimedAsset => ({
       chainId: chain.chainId,

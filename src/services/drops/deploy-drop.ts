@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { checksumAddress } from "../../chain/address";
 import { encodeCreateDrop, MAX_UNIT_PRICE, predictDropAddress, provenanceHashOf, ZERO_ADDRESS, ZERO_BYTES32 } from "../../chain/drop-contract";
 import { erc20Decimals } from "../../chain/erc20";
+import { classifySimulationError } from "../../chain/rpc-errors";
 import { collections, dropAllowlists, drops, tokenMetadata } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, validationError } from "../../lib/errors";
@@ -58,6 +59,8 @@ export function toSmallestUnit(amount: number, decimals: number, field: string):
   if (fraction.length > decimals) throw validationError(field, `has more than ${decimals} decimal places for this currency`);
   const value = BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0");
   if (value > MAX_UNIT_PRICE) throw validationError(field, "is too large");
+  // Below about 5e-21 the number prints as "0": a price that small must not make the drop free.
+  if (value === 0n && amount > 0) throw validationError(field, `has more than ${decimals} decimal places for this currency`);
   return value;
 }
 
@@ -65,7 +68,8 @@ async function currencyDecimals(chain: ChainConfig, currencyAddress: string | un
   if (!currencyAddress) return 18;
   try {
     return await erc20Decimals(chain.rpcUrl, currencyAddress);
-  } catch {
+  } catch (error) {
+    if (classifySimulationError(error).kind === "unavailable") throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer decimals()`);
     throw validationError("body.currencyAddress", "is not an ERC20 token on this chain (decimals() failed)");
   }
 }
@@ -83,7 +87,8 @@ export async function deployDrop(
   const project = await getProjectRow(ctx, keyProjectId);
 
   // Everything a client can get wrong is checked before anything is written or signed.
-  const allowlist = input.whitelist?.trim() ? buildAllowlist(parseWhitelist(input.whitelist)) : null;
+  // An empty whitelist is a 400 from the parser, never a drop open to everyone (decision 10).
+  const allowlist = input.whitelist !== undefined ? buildAllowlist(parseWhitelist(input.whitelist)) : null;
   const decimals = await currencyDecimals(chain, input.currencyAddress);
   const unitPrice = toSmallestUnit(input.unitPrice ?? 0, decimals, "body.unitPrice");
   const startTime = input.startTime ? new Date(input.startTime) : null;
@@ -134,6 +139,30 @@ export async function deployDrop(
     createdAt: now,
     updatedAt: now,
   };
+  const createDropCall = encodeCreateDrop(salt, {
+    owner: project.walletAddress,
+    minter: project.walletAddress,
+    name: input.name,
+    symbol,
+    baseURI: baseUri,
+    mode: input.mode,
+    maxSupply: input.totalSupply ?? 0,
+    unitPrice,
+    currency: input.currencyAddress ?? ZERO_ADDRESS,
+    startTime: startTime ? Math.floor(startTime.getTime() / 1000) : 0,
+    limitPerWallet: input.limitPerWallet ?? 0,
+    merkleRoot: allowlist?.merkleRoot ?? ZERO_BYTES32,
+    royaltyRecipient: creatorFeeAddress,
+    royaltyBps: input.creatorFeeBps ?? 0,
+    provenanceHash,
+  });
+
+  // Objects before rows: an object left by a failure is never read, a row without its object would be.
+  if (input.metadataStorageType === "s3" && input.defaultTokenMetadata) {
+    await ctx.env.METADATA.put(metadataObjectKey(dropId, "default"), JSON.stringify(toOpenSeaMetadata(input.defaultTokenMetadata)), {
+      httpMetadata: { contentType: "application/json" },
+    });
+  }
   // Large trees live in R2; the others get their own row (decision 23).
   const inlineTree = allowlist ? await storeAllowlistTree(ctx, dropId, allowlist.tree) : null;
   // Rows first, so the watcher always finds the drop it marks deployed; removed if the send fails.
@@ -159,43 +188,23 @@ export async function deployDrop(
       ? [ctx.db.insert(tokenMetadata).values(tokenMetadataRow(chain.chainId, contractAddress, "default", input.defaultTokenMetadata, now))]
       : []),
   ]);
-  if (input.metadataStorageType === "s3" && input.defaultTokenMetadata) {
-    await ctx.env.METADATA.put(metadataObjectKey(dropId, "default"), JSON.stringify(toOpenSeaMetadata(input.defaultTokenMetadata)), {
-      httpMetadata: { contentType: "application/json" },
-    });
-  }
 
+  let transaction: TransactionView;
   try {
-    const { transaction } = await sendFromProjectWallet(ctx, project, {
+    ({ transaction } = await sendFromProjectWallet(ctx, project, {
       chainId: chain.chainId,
       kind: "deploy",
       subjectId: dropId,
       to: chain.dropFactoryAddress,
-      data: encodeCreateDrop(salt, {
-        owner: project.walletAddress,
-        minter: project.walletAddress,
-        name: input.name,
-        symbol,
-        baseURI: baseUri,
-        mode: input.mode,
-        maxSupply: input.totalSupply ?? 0,
-        unitPrice,
-        currency: input.currencyAddress ?? ZERO_ADDRESS,
-        startTime: startTime ? Math.floor(startTime.getTime() / 1000) : 0,
-        limitPerWallet: input.limitPerWallet ?? 0,
-        merkleRoot: allowlist?.merkleRoot ?? ZERO_BYTES32,
-        royaltyRecipient: creatorFeeAddress,
-        royaltyBps: input.creatorFeeBps ?? 0,
-        provenanceHash,
-      }),
+      data: createDropCall,
       value: "0",
       metadata: null,
       payload: null,
       revertAbi: "factory",
-    });
-    const saved = await ctx.db.select().from(drops).where(eq(drops.id, dropId)).get();
-    return { drop: dropView(saved!, project.id), transactions: [transaction] };
+    }));
   } catch (error) {
+    // Refused before anything was sent (sendFromProjectWallet answers a sent transaction even
+    // when its own bookkeeping after the send fails), so the drop never existed.
     await ctx.db.batch([
       ctx.db.delete(tokenMetadata).where(and(eq(tokenMetadata.chainId, chain.chainId), eq(tokenMetadata.contractAddress, contractAddress))),
       ctx.db.delete(collections).where(eq(collections.dropId, dropId)),
@@ -204,4 +213,6 @@ export async function deployDrop(
     ]);
     throw error;
   }
+  // The row as written: reading it back could fail after the send, and the watcher only ever changes its status.
+  return { drop: dropView({ ...dropRow, deployTransactionId: null } as typeof drops.$inferSelect, project.id), transactions: [transaction] };
 }

@@ -1,10 +1,11 @@
 import { kickWebhooks, sequencerStub } from "../../durable-objects/stubs";
 import { enqueueWebhookStatement, projectHasWebhooks, webhookPayload } from "../webhooks/events";
-import { AppError, forbidden } from "../../lib/errors";
+import { AppError, forbidden, OutcomeUnknownError } from "../../lib/errors";
+import { logError } from "../../lib/log";
 import type { projects } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import type { TransactionView } from "../transactions/transaction-view";
-import type { TxIntent } from "../engine/types";
+import type { SubmitResult, TxIntent } from "../engine/types";
 
 type ProjectRow = typeof projects.$inferSelect;
 
@@ -41,15 +42,30 @@ export async function sendFromProjectWallet(
     walletIndex: project.walletIndex,
     walletAddress: project.walletAddress,
   };
-  const result = await sequencerStub(ctx.env, intent.chainId, project.walletAddress).submit(intent);
+  let result: SubmitResult;
+  try {
+    result = await sequencerStub(ctx.env, intent.chainId, project.walletAddress).submit(intent);
+  } catch (error) {
+    // No answer from the sequencer (its object was reset or overloaded mid-call): it may have
+    // broadcast already, so this must not read as "nothing sent, retry".
+    logError(ctx.env, { where: "sendFromProjectWallet", transactionId: intent.transactionId }, error);
+    throw new OutcomeUnknownError(`the wallet engine did not answer; transaction ${intent.transactionId} may have been sent`, intent.transactionId);
+  }
   if (!result.ok) {
     if (result.pendingTransactionId) throw new SubjectStillPending(result.error.message, result.pendingTransactionId);
     throw new AppError(result.error.code, result.error.message, result.error.details);
   }
   const transaction = result.transaction as TransactionView;
-  if (await projectHasWebhooks(ctx.env.DB, project.id)) {
-    const queued = await enqueueWebhookStatement(ctx.env.DB, webhookPayload("transaction.pending", { transaction }), { sql: "?", params: [project.id] }).run();
-    if (queued.meta.changes) await kickWebhooks(ctx.env, project.id);
-  }
+  // The transaction is out: nothing after this may turn the answer into an error (a client that
+  // retried would send it again), so the event is best effort.
+  await announcePending(ctx, project.id, transaction).catch((error: unknown) =>
+    logError(ctx.env, { where: "announcePending", transactionId: transaction.id }, error),
+  );
   return { transaction, ...(result.firstTokenId !== undefined ? { firstTokenId: result.firstTokenId } : {}) };
+}
+
+async function announcePending(ctx: ServiceContext, projectId: string, transaction: TransactionView): Promise<void> {
+  if (!(await projectHasWebhooks(ctx.env.DB, projectId))) return;
+  const queued = await enqueueWebhookStatement(ctx.env.DB, webhookPayload("transaction.pending", { transaction }), { sql: "?", params: [projectId] }).run();
+  if (queued.meta.changes) await kickWebhooks(ctx.env, projectId);
 }

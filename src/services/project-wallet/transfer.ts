@@ -1,5 +1,6 @@
 // POST /v1/project-wallet/transfer: native currency or an ERC20 from the project wallet.
 import { encodeErc20Transfer, erc20Balance } from "../../chain/erc20";
+import { classifySimulationError } from "../../chain/rpc-errors";
 import { nativeBalance } from "../../chain/transactions";
 import { getChain } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
@@ -26,12 +27,14 @@ export async function transferFromProjectWallet(ctx: ServiceContext, projectId: 
       input.type === "native"
         ? await nativeBalance(chain.rpcUrl, project.walletAddress)
         : await erc20Balance(chain.rpcUrl, input.tokenAddress!, project.walletAddress);
-  } catch {
-    throw new AppError(
-      input.type === "native" ? "chain_unavailable" : "validation_error",
-      input.type === "native" ? `chain ${chain.chainId} RPC did not answer` : "body.tokenAddress: is not an ERC20 token on this chain",
-      input.type === "native" ? undefined : [{ path: "body.tokenAddress", message: "is not an ERC20 token on this chain" }],
-    );
+  } catch (error) {
+    // Only an answer that is not an ERC20's (no contract, a revert) is the client's doing.
+    if (input.type === "native" || classifySimulationError(error).kind === "unavailable") {
+      throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer the balance read`);
+    }
+    throw new AppError("validation_error", "body.tokenAddress: is not an ERC20 token on this chain", [
+      { path: "body.tokenAddress", message: "is not an ERC20 token on this chain" },
+    ]);
   }
   if (balance < amount) {
     throw new AppError("insufficient_funds", `the project wallet holds ${balance} but the transfer needs ${amount}`, [
