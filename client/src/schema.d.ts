@@ -360,7 +360,7 @@ export interface paths {
         /**
          * Mint to a recipient (deprecated)
          * @deprecated
-         * @description Deprecated: use the claim endpoint. Responds with a `Deprecation: true` header. `tokenId` is ignored because the drop assigns ids.
+         * @description Deprecated: use the claim endpoint. Every response, errors included, carries `Deprecation: true` and a `Link` to the claim endpoint. `tokenId` is ignored because the drop assigns ids.
          */
         post: operations["mint"];
         delete?: never;
@@ -1001,7 +1001,7 @@ export interface components {
             unitPrice?: number;
             /**
              * Format: date-time
-             * @description ISO 8601; public claims open then
+             * @description ISO 8601, 1970 or later; public claims open then
              */
             startTime?: string;
             /** @description Omitted = unlimited */
@@ -2224,7 +2224,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "address": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                     *       "address": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
                      *       "maxClaimable": "2",
                      *       "price": "5000000000000000",
                      *       "proof": [
@@ -2806,15 +2806,6 @@ export interface operations {
             };
             /** @description Error: unauthorized */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: forbidden */
-            403: {
                 headers: {
                     [name: string]: unknown;
                 };
