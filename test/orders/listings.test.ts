@@ -163,6 +163,19 @@ describe("what a listing must satisfy", () => {
   });
 });
 
+describe("duplicate submissions", () => {
+  it("answers 409 to one of two identical submissions sent at once", async () => {
+    await approveSeaport(seller, drop.contractAddress);
+    const order = listingComponents(seller.address, drop.contractAddress, "4", ETHER);
+    const body = { signature: await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport }), parameters: order, chainId: 1868 };
+    const answers = await Promise.all([submit(body), submit(body)]);
+    expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([201, 409]);
+    const refused = expectEnvelope(answers.find((a) => a.status === 409)!, 409, "conflict");
+    const sequential = expectEnvelope(await submit(body), 409, "conflict");
+    expect(refused.message).toBe(sequential.message);
+  });
+});
+
 describe("prepared listings (two steps)", () => {
   it("returns an approve step and typed data with the creator fee, then accepts the signature", async () => {
     const prepared = await call("/v1/orders/listings", {

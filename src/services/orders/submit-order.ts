@@ -48,6 +48,8 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
   }
 }
 
+const alreadyListed = (orderHash: string, status: string) => new AppError("conflict", `order ${orderHash} is already listed (status ${status})`);
+
 async function priceSymbol(chain: ChainConfig, currency: string | null): Promise<string> {
   if (!currency) return chain.nativeSymbol;
   return erc20Symbol(chain.rpcUrl, currency).catch(() => "ERC20");
@@ -70,7 +72,7 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
   const orderHash = orderHashOf(order);
 
   const known = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.orderHash, orderHash)).get();
-  if (known) throw new AppError("conflict", `order ${orderHash} is already listed (status ${known.status})`);
+  if (known) throw alreadyListed(orderHash, known.status);
   const collection = await ctx.db
     .select()
     .from(collections)
@@ -109,8 +111,9 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     updatedAt: now,
   };
   const db = ctx.env.DB;
-  const insertOrder = ctx.db.insert(orders).values(row).toSQL();
-  await db.batch([
+  // The check above is only the cheap path: an identical submission may pass it at the same time.
+  const insertOrder = ctx.db.insert(orders).values(row).onConflictDoNothing({ target: orders.orderHash }).toSQL();
+  const [, inserted] = await db.batch([
     // A listing of a token the indexer has not seen yet still gets its asset row.
     db
       .prepare(
@@ -122,5 +125,6 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     refreshBestListingStatement(db, chain.chainId, summary.contract, summary.tokenId, now.getTime()),
   ]);
   const saved = await ctx.db.select().from(orders).where(eq(orders.orderHash, orderHash)).get();
+  if (!inserted!.meta.changes) throw alreadyListed(orderHash, saved!.status);
   return orderView(saved!);
 }
