@@ -7,11 +7,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import worker from "../../src/index";
 import { seedAsset, seedCollection, seedListing, seedTransaction } from "../fixtures/seed";
-import { fund, waitForTransaction } from "../helpers/chain";
+import { chainClient, dropReadAbi, fund, waitForTransaction } from "../helpers/chain";
 import { call } from "../helpers/http";
 import { dumpIndexedTables, fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
+import { listingComponents, viemSignOrder } from "../helpers/seaport";
 import { seaportAddress } from "../helpers/seaport-basic-order";
+import { freshWallet } from "../helpers/wallets";
 
 let project: TestProject;
 let holder: FundedAccount;
@@ -100,6 +102,31 @@ describe("indexing a drop's own collection", () => {
     expect(asset.status).toBe(200);
     expect(asset.body).toMatchObject({ tokenId: "5", name: "Indexed Pass", imageUrl: "https://example.com/pass.png", schema: "ERC721" });
     expect(asset.body.tokenUri).toBe(`http://mintyard.test/v1/metadata/1868/${drop.contractAddress}/5`);
+  });
+
+  it("fills in the metadata of a token listed before its mint was applied", async () => {
+    const claimer = await freshWallet();
+    await claimer.send({
+      to: contract,
+      data: encodeFunctionData({ abi: dropErc721Abi, functionName: "claim", args: [claimer.account.address, 1n, [], 0n, 0n] }),
+    });
+    const tokenId = (await chainClient().readContract({ address: contract as Address, abi: dropReadAbi, functionName: "totalMinted" })).toString();
+    await claimer.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
+    const order = listingComponents(claimer.address, contract, tokenId, 10n ** 16n);
+    const signature = await viemSignOrder(claimer, order, { chainId: 1868, verifyingContract: seaportAddress() });
+    const listed = await call("/v1/orders", { apiKey: project.apiKey, body: { signature, parameters: order, chainId: 1868 } });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    // The listing made the asset row, knowing nothing of the token's metadata yet.
+    expect((await call(`/v1/assets/1868/${contract}/${tokenId}`, { apiKey: project.apiKey })).body).toMatchObject({ name: null, imageUrl: null });
+
+    await nextBlock();
+    await runIndex();
+    const asset = await call(`/v1/assets/1868/${contract}/${tokenId}`, { apiKey: project.apiKey });
+    expect(asset.body).toMatchObject({ name: "Indexed Pass", imageUrl: "https://example.com/pass.png" });
+    expect(asset.body.tokenUri).toBe(`http://mintyard.test/v1/metadata/1868/${drop.contractAddress}/${tokenId}`);
+    expect(asset.body.bestListing?.orderHash).toBe(listed.body.orderHash);
+    const found = await call(`/v1/assets/explore?contractAddress=${contract}&search=indexed%20pass`, { apiKey: project.apiKey });
+    expect(found.body.data.map((a: { tokenId: string }) => a.tokenId)).toContain(tokenId);
   });
 
   it("deactivates the owner's listings on the contract when Seaport's approval is revoked", async () => {

@@ -128,7 +128,16 @@ export function approvalForAllStatements(
   return [deactivateOrdersStatement(db, guard, where, params, now), refreshListingsStatement(db, guard, where, params, now)];
 }
 
-/** The asset row of a newly minted token, attached to its collection (nothing if unknown). */
+/** Metadata a mint brings; a row made earlier (a listing of the token) may lack it. */
+const MINT_FIELDS = ["name", "name_lower", "description", "image_url", "animation_url", "token_uri"];
+const fillEmpty = MINT_FIELDS.map((field) => `${field} = coalesce(nullif(assets.${field}, ''), excluded.${field})`).join(", ");
+const anyToFill = MINT_FIELDS.map((field) => `(coalesce(assets.${field}, '') = '' and coalesce(excluded.${field}, '') != '')`).join(" or ");
+
+/**
+ * The asset row of a newly minted token, attached to its collection (nothing if unknown). A row
+ * that exists already keeps its values and gets the ones it lacks: POST /v1/orders creates a bare
+ * row for a token whose mint is not applied yet, and that row must not lose the mint's metadata.
+ */
 function assetInsertStatement(db: D1Database, guard: LogGuard, contract: string, tokenId: string, asset: AssetFields, now: number) {
   return db
     .prepare(
@@ -137,7 +146,8 @@ function assetInsertStatement(db: D1Database, guard: LogGuard, contract: string,
        select ?, c.chain_id, c.contract_address, ?, c.id, c.schema, ?, ?, ?, ?, ?, ?, c.is_verified, ?, ?
        from collections c
        where c.chain_id = ? and c.contract_address = ? and ${GUARD_SQL}
-       on conflict (chain_id, contract_address, token_id) do nothing`,
+       on conflict (chain_id, contract_address, token_id) do update set ${fillEmpty}, updated_at = excluded.updated_at
+       where ${anyToFill}`,
     )
     .bind(
       crypto.randomUUID(),
