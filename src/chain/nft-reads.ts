@@ -1,6 +1,11 @@
-// Ownership and approval reads an order's validity depends on.
+// Ownership and approval reads an order's validity depends on. A revert is the contract's answer
+// ("no"); no answer from the node is a ChainUnavailableError, never a "no": an RPC outage must
+// not look like a seller who lost the token.
 import { parseAbi, type Address } from "viem";
+import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
+import { retryRead } from "./read-retry";
+import { classifySimulationError } from "./rpc-errors";
 
 const nftAbi = parseAbi([
   "function ownerOf(uint256 tokenId) view returns (address)",
@@ -9,29 +14,47 @@ const nftAbi = parseAbi([
   "function isApprovedForAll(address owner, address operator) view returns (bool)",
 ]);
 
-/** The ERC721 owner, or null when the token does not exist (ownerOf reverts). */
-export async function erc721OwnerOf(rpcUrl: string, contract: string, tokenId: string): Promise<string | null> {
+/** The call's result, `onRevert` when the contract reverted (or has no such function). */
+async function readOr<T>(what: string, read: () => Promise<T>, onRevert: T): Promise<T> {
   try {
-    const owner = await publicClient(rpcUrl).readContract({ address: contract as Address, abi: nftAbi, functionName: "ownerOf", args: [BigInt(tokenId)] });
-    return owner.toLowerCase();
-  } catch {
-    return null;
+    return await retryRead(read);
+  } catch (error) {
+    if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError(`${what} failed`, { cause: error });
+    return onRevert;
   }
 }
 
+/** The ERC721 owner, or null when the token does not exist (ownerOf reverts). */
+export async function erc721OwnerOf(rpcUrl: string, contract: string, tokenId: string): Promise<string | null> {
+  const owner = await readOr(
+    "ownerOf",
+    () => publicClient(rpcUrl).readContract({ address: contract as Address, abi: nftAbi, functionName: "ownerOf", args: [BigInt(tokenId)] }),
+    null,
+  );
+  return owner?.toLowerCase() ?? null;
+}
+
 export async function erc1155BalanceOf(rpcUrl: string, contract: string, owner: string, tokenId: string): Promise<bigint> {
-  return publicClient(rpcUrl).readContract({ address: contract as Address, abi: nftAbi, functionName: "balanceOf", args: [owner as Address, BigInt(tokenId)] });
+  return readOr(
+    "balanceOf",
+    () => publicClient(rpcUrl).readContract({ address: contract as Address, abi: nftAbi, functionName: "balanceOf", args: [owner as Address, BigInt(tokenId)] }),
+    0n,
+  );
 }
 
 /** Whether `operator` may move the owner's token: approval for all, or (ERC721) for this token. */
 export async function canOperate(rpcUrl: string, contract: string, owner: string, operator: string, erc721TokenId?: string): Promise<boolean> {
   const client = publicClient(rpcUrl);
-  const forAll = await client.readContract({ address: contract as Address, abi: nftAbi, functionName: "isApprovedForAll", args: [owner as Address, operator as Address] });
+  const forAll = await readOr(
+    "isApprovedForAll",
+    () => client.readContract({ address: contract as Address, abi: nftAbi, functionName: "isApprovedForAll", args: [owner as Address, operator as Address] }),
+    false,
+  );
   if (forAll || erc721TokenId === undefined) return forAll;
-  try {
-    const approved = await client.readContract({ address: contract as Address, abi: nftAbi, functionName: "getApproved", args: [BigInt(erc721TokenId)] });
-    return approved.toLowerCase() === operator.toLowerCase();
-  } catch {
-    return false;
-  }
+  const approved = await readOr(
+    "getApproved",
+    () => client.readContract({ address: contract as Address, abi: nftAbi, functionName: "getApproved", args: [BigInt(erc721TokenId)] }),
+    null,
+  );
+  return approved?.toLowerCase() === operator.toLowerCase();
 }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import { encodeFunctionData, parseAbi, type Abi, type Address } from "viem";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { encodeFunctionData, parseAbi, toFunctionSelector, type Abi, type Address } from "viem";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
 import { chainClient, ETHER, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
@@ -258,5 +258,50 @@ describe("prepared listings (two steps)", () => {
       const error = expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item], ...times }), 400, "validation_error");
       expect(error.details?.map((d) => d.path), JSON.stringify(times)).toEqual([path]);
     }
+  });
+});
+
+describe("ownership and approval reads that get no answer from the node", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** The node is unreachable for eth_calls of this function (the Worker shares the test's fetch). */
+  function unreachableFor(signature: string) {
+    const selector = toFunctionSelector(signature);
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const body = typeof init?.body === "string" ? init.body : "";
+      if (body.includes('"eth_call"') && body.includes(`"${selector}`)) throw new TypeError("Network connection lost.");
+      return realFetch(input, init);
+    });
+  }
+  const item = (tokenId: string) => ({ contractAddress: drop.contractAddress, tokenId, unitPrice: "1" });
+
+  it("answers 502 chain_unavailable, not 422 or 500, and a revert still means not owned", async () => {
+    const holder = await freshWallet();
+    const multi = await erc1155Holding(holder, 1n);
+
+    unreachableFor("function ownerOf(uint256)");
+    expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item("2")] }), 502, "chain_unavailable");
+    const order = listingComponents(seller.address, drop.contractAddress, "2", ETHER);
+    const signature = await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport });
+    expectEnvelope(await submit({ signature, parameters: order, chainId: 1868 }), 502, "chain_unavailable");
+    vi.restoreAllMocks();
+
+    unreachableFor("function isApprovedForAll(address, address)");
+    expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item("2")] }), 502, "chain_unavailable");
+    vi.restoreAllMocks();
+
+    unreachableFor("function balanceOf(address, uint256)");
+    expectEnvelope(
+      await prepare({ chainId: 1868, offerer: holder.address, items: [{ contractAddress: multi, tokenId: "1", unitPrice: "1" }] }),
+      502,
+      "chain_unavailable",
+    );
+    vi.restoreAllMocks();
+
+    // ownerOf reverts for a token that does not exist: the node answered, so the offerer does not own it.
+    expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item("999999")] }), 422, "not_token_owner");
   });
 });
