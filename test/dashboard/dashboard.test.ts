@@ -345,6 +345,23 @@ describe("dashboard CSRF and sign-out", () => {
     expect(sameOrigin.status).toBe(303);
   });
 
+  it("answers a form body it cannot read (multipart without a boundary) with a 400 page, not a 500", async () => {
+    const malformed = { "content-type": "multipart/form-data" };
+    const signIn = await new DashboardClient().post("/dashboard/sign-in", { credential: TEST_ADMIN_TOKEN, csrf: null }, malformed);
+    expect(signIn.status, signIn.html).toBe(400);
+    expect(signIn.html).toContain('action="/dashboard/sign-in"');
+    expect(pageText(signIn.html)).toContain("the form could not be read");
+    expect(signIn.setCookies).toEqual([]);
+
+    const client = await asAdmin();
+    const projectsBefore = (await call("/v1/admin/projects", { admin: true })).body.data.length;
+    const created = await client.post("/dashboard/projects", { name: "unreadable" }, malformed);
+    expect(created.status, created.html).toBe(400);
+    expect(pageText(created.html)).toContain("Invalid request");
+    expect(pageText(created.html)).toContain("the form could not be read");
+    expect((await call("/v1/admin/projects", { admin: true })).body.data.length).toBe(projectsBefore);
+  });
+
   it("a POST without a session shows the sign-in page with 401", async () => {
     const page = await new DashboardClient().post(`/dashboard/projects/${a.id}/keys`, { kind: "api", csrf: "x" });
     expect(page.status).toBe(401);

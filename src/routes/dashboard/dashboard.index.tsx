@@ -36,6 +36,7 @@ import {
   setFlashCookie,
   setSessionCookie,
 } from "./session-cookie";
+import { readForm } from "./form";
 import { ErrorPage } from "./views/error";
 import type { PageContext } from "./views/layout";
 import { ProjectPage } from "./views/project";
@@ -81,7 +82,7 @@ function requireSession(c: Ctx): Session {
 /** A signed-in form submission with this session's CSRF token. */
 async function submittedForm(c: Ctx) {
   const session = requireSession(c);
-  const form = await c.req.parseBody();
+  const form = await readForm(c);
   if (!(await verifyCsrf(c.env.ADMIN_TOKEN, session, form.csrf))) {
     throw forbidden("missing or invalid CSRF token: reload the page and submit the form again");
   }
@@ -173,8 +174,8 @@ dashboardRouter.get("/", async (c) => {
 });
 
 dashboardRouter.post("/sign-in", async (c) => {
-  const form = await c.req.parseBody();
   try {
+    const form = await readForm(c);
     const principal = await signIn(serviceContext(c.env), form.credential);
     const { token } = await issueSession(c.env.ADMIN_TOKEN, principal);
     setSessionCookie(c, token);
