@@ -40,15 +40,26 @@ export interface PaginatedLinks {
   last?: string;
 }
 
-const POSITIVE_INT = /^[1-9][0-9]{0,8}$/;
+const DIGITS = /^[0-9]+$/;
+/**
+ * Any page past the end is empty, however far; the cap keeps (page - 1) × limit an exact
+ * integer for D1's OFFSET (limits up to 9,000).
+ */
+const MAX_PAGE = 1_000_000_000_000;
+
+/** A positive integer written in digits alone, clamped to `max`; anything else is undefined. */
+function positiveDigits(raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined || !DIGITS.test(raw)) return undefined;
+  const value = Number(raw); // past 2^53 inexact, but far above `max`
+  return value >= 1 ? Math.min(value, max) : undefined;
+}
 
 export function lenientPage(raw: string | undefined): number {
-  return raw !== undefined && POSITIVE_INT.test(raw) ? Number(raw) : 1;
+  return positiveDigits(raw, MAX_PAGE) ?? 1;
 }
 
 export function lenientLimit(raw: string | undefined, config: PaginateConfig): number {
-  if (raw === undefined || !POSITIVE_INT.test(raw)) return config.defaultLimit;
-  return Math.min(Number(raw), config.maxLimit);
+  return positiveDigits(raw, config.maxLimit) ?? config.defaultLimit;
 }
 
 /** Valid `field:DIRECTION` entries in URL order; none valid → the default order. */

@@ -58,6 +58,14 @@ describe("GET /v1/drops (nestjs-paginate)", () => {
     const capped = await call(`/v1/drops?projectId=${owner.id}&limit=1000`, { apiKey: owner.apiKey });
     expect(capped.body.meta.itemsPerPage).toBe(100);
     expect(capped.body.data).toHaveLength(25);
+    for (const limit of ["1000000000", "99999999999999999999999"]) {
+      const huge = await call(`/v1/drops?projectId=${owner.id}&limit=${limit}`, { apiKey: owner.apiKey });
+      expect(huge.body.meta.itemsPerPage, limit).toBe(100);
+    }
+    for (const [page, limit] of [["0", "0"], ["+2", "+5"], ["2.0", "5.5"], [" 2", "1e2"]]) {
+      const odd = await call(`/v1/drops?projectId=${owner.id}&page=${encodeURIComponent(page!)}&limit=${encodeURIComponent(limit!)}`, { apiKey: owner.apiKey });
+      expect(odd.body.meta, `${page} ${limit}`).toMatchObject({ currentPage: 1, itemsPerPage: 20 });
+    }
   });
 
   it("sorts ascending and honours repeated sortBy in URL order", async () => {
@@ -91,6 +99,13 @@ describe("GET /v1/drops (nestjs-paginate)", () => {
     const { body } = await call(`/v1/drops?projectId=${owner.id}&page=9`, { apiKey: owner.apiKey });
     expect(body.data).toEqual([]);
     expect(body.meta).toMatchObject({ currentPage: 9, totalPages: 2 });
+    const far = await call(`/v1/drops?projectId=${owner.id}&page=1000000000`, { apiKey: owner.apiKey });
+    expect(far.status).toBe(200);
+    expect(far.body.data).toEqual([]);
+    expect(far.body.meta).toMatchObject({ currentPage: 1_000_000_000, totalPages: 2 });
+    const farther = await call(`/v1/drops?projectId=${owner.id}&page=${"9".repeat(30)}`, { apiKey: owner.apiKey });
+    expect(farther.status).toBe(200);
+    expect(farther.body.data).toEqual([]);
   });
 
   it("rejects malformed filters with the field named", async () => {
