@@ -1,5 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { keyCacheKey, resolveKey } from "../../src/services/auth/keys";
+import { serviceContext } from "../../src/services/context";
+import { revokeKey } from "../../src/services/projects";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 
@@ -49,6 +52,46 @@ describe("keys and tenancy", () => {
     // The project's other key still works; revoking twice is a no-op.
     expect((await call("/v1/drops", { apiKey: project.apiKey })).status).toBe(200);
     expect((await call(`/v1/admin/keys/${project.secretKeyId}`, { admin: true, method: "DELETE" })).status).toBe(204);
+  });
+
+  // resolveKey and revokeKey driven directly, with a KV stand-in that runs the revocation at the
+  // worst moment of the resolve, so the interleaving is deterministic.
+  describe("a revocation racing a resolve still wins", () => {
+    const plainStore = () => ({ db: serviceContext(env).db, kv: env.KV, cacheTtlSeconds: 60 });
+
+    it("revoked after the resolve read D1 and before it wrote KV: nothing live is cached", async () => {
+      const project = await createTestProject();
+      const ctx = serviceContext(env);
+      const racing = {
+        get: (key: string, type: "json") => env.KV.get(key, type),
+        put: async (key: string, value: string, options: KVNamespacePutOptions) => {
+          await revokeKey(ctx, project.secretKeyId);
+          await env.KV.put(key, value, options);
+        },
+        delete: (key: string) => env.KV.delete(key),
+      } as unknown as KVNamespace;
+
+      await resolveKey({ ...plainStore(), kv: racing }, project.secretKey);
+      expect(await env.KV.get(keyCacheKey(await sha256Hex(project.secretKey)))).toBeNull();
+      expect(await resolveKey(plainStore(), project.secretKey)).toBeNull();
+    });
+
+    it("revoked after the resolve read a live KV entry: this isolate does not remember it", async () => {
+      const project = await createTestProject();
+      const ctx = serviceContext(env);
+      const cacheKey = keyCacheKey(await sha256Hex(project.secretKey));
+      await env.KV.put(cacheKey, JSON.stringify({ keyId: project.secretKeyId, projectId: project.id, kind: "secret", revoked: false }));
+      const racing = {
+        get: async (key: string, type: "json") => {
+          const value = await env.KV.get(key, type);
+          await revokeKey(ctx, project.secretKeyId);
+          return value;
+        },
+      } as unknown as KVNamespace;
+
+      await resolveKey({ ...plainStore(), kv: racing }, project.secretKey);
+      expect(await resolveKey(plainStore(), project.secretKey)).toBeNull();
+    });
   });
 
   it("never returns plain keys or hashes outside key creation", async () => {

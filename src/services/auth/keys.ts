@@ -64,8 +64,14 @@ interface KeyStore {
 // isolates forget it within MEMORY_TTL_MS (KV itself is eventually consistent for longer).
 const MEMORY_TTL_MS = 5_000;
 const remembered = new IsolateCache<ResolvedKey>(MEMORY_TTL_MS);
+// Bumped by every revocation in this isolate. A resolve that was reading the stores while one ran
+// may hold what it read before it, so it does not put that into memory (revocations are rare).
+let revocations = 0;
 
-export const forgetKey = (keyHash: string) => remembered.delete(keyHash);
+export const forgetKey = (keyHash: string) => {
+  revocations++;
+  remembered.delete(keyHash);
+};
 
 /** The key's project and kind, or null when the key is unknown, malformed or revoked. */
 export async function resolveKey(store: KeyStore, plainKey: string): Promise<ResolvedKey | null> {
@@ -73,8 +79,9 @@ export async function resolveKey(store: KeyStore, plainKey: string): Promise<Res
   const keyHash = await sha256Hex(plainKey);
   const inMemory = remembered.get(keyHash);
   if (inMemory) return inMemory;
+  const revocationsBefore = revocations;
   const resolved = await resolveFromStores(store, keyHash);
-  if (resolved) remembered.set(keyHash, resolved);
+  if (resolved && revocations === revocationsBefore) remembered.set(keyHash, resolved);
   return resolved;
 }
 
@@ -94,5 +101,17 @@ async function resolveFromStores(store: KeyStore, keyHash: string): Promise<Reso
   const resolved: ResolvedKey = { keyId: row.id, projectId: row.projectId, kind: row.kind };
   const entry: CachedKey = { ...resolved, revoked: false };
   await store.kv.put(keyCacheKey(keyHash), JSON.stringify(entry), { expirationTtl: Math.max(60, store.cacheTtlSeconds) });
+  // A revocation between the read above and this put deleted the entry before the put wrote it
+  // back. Revocation writes D1 before deleting KV, so reading D1 again after the put either sees
+  // it (and this resolve removes its own entry) or the revocation's delete comes after the put.
+  if (await isRevoked(store.db, row.id)) {
+    await store.kv.delete(keyCacheKey(keyHash));
+    return null;
+  }
   return resolved;
+}
+
+async function isRevoked(db: Db, keyId: string): Promise<boolean> {
+  const row = await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)).get();
+  return !row || row.revokedAt !== null;
 }
