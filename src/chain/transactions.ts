@@ -41,7 +41,20 @@ export async function broadcastRaw(rpcUrl: string, raw: string): Promise<Broadca
     await publicClient(rpcUrl).sendRawTransaction({ serializedTransaction: raw as Hex });
     return { kind: "accepted" };
   } catch (error) {
-    return classifyBroadcastError(error);
+    const outcome = classifyBroadcastError(error);
+    // Nodes answer "already known" / "already imported" for these very bytes (another copy got
+    // there first, e.g. the watcher's rebroadcast overtaking a slow first send), and viem files
+    // that under "nonce too low": only the node can say whether the nonce went to our bytes.
+    return outcome.kind === "nonce_too_low" ? await nonceTakenBy(rpcUrl, keccak256(raw as Hex)) : outcome;
+  }
+}
+
+async function nonceTakenBy(rpcUrl: string, hash: Hex): Promise<BroadcastOutcome> {
+  try {
+    return (await nodeKnowsTransaction(rpcUrl, hash)) ? { kind: "accepted" } : { kind: "nonce_too_low" };
+  } catch {
+    // No answer: the watcher finds out which transaction took the nonce.
+    return { kind: "transient" };
   }
 }
 

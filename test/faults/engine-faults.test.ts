@@ -68,6 +68,11 @@ describe("faults between the engine and the node", () => {
     await survivesFault([{ method: "eth_sendRawTransaction", action: "lose-response", times: 2 }]);
   });
 
+  it("does not send twice when the watcher's rebroadcast overtakes a slow first broadcast", async () => {
+    // The node gets the watcher's copy first and answers the sequencer's "already known".
+    await survivesFault([{ method: "eth_sendRawTransaction", action: "delay", delayMs: 2_500, times: 1 }]);
+  });
+
   it("keeps polling through failing and slow receipt calls", async () => {
     await survivesFault([
       { method: "eth_getTransactionReceipt", action: "fail", times: 6 },
