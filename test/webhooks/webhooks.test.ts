@@ -1,5 +1,9 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { AppError } from "../../src/lib/errors";
+import { checkWebhookUrl } from "../../src/services/webhooks/endpoints";
 import { ETHER, fund, waitForTransaction } from "../helpers/chain";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -71,6 +75,95 @@ describe("webhook endpoints", () => {
     const theirs = await register("theirs", ["order.filled"], other.secretKey);
     expectEnvelope(await call(`/v1/webhooks/${theirs.body.id}`, { secretKey: project.secretKey, method: "DELETE" }), 404, "not_found");
     expectEnvelope(await call(`/v1/webhooks/${theirs.body.id}/deliveries`, { secretKey: project.secretKey }), 404, "not_found");
+  });
+});
+
+// The test project turns ALLOW_LOOPBACK_WEBHOOKS on (vitest.config.ts) for the loopback receiver;
+// production leaves it off, so these run the gate with it off.
+describe("webhook URL gate with ALLOW_LOOPBACK_WEBHOOKS off", () => {
+  const off = { ALLOW_LOOPBACK_WEBHOOKS: "false" };
+  const refusal = (url: string) => {
+    try {
+      checkWebhookUrl(off, url);
+      return null;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { code: error.code, path: error.details?.[0]?.path };
+    }
+  };
+
+  it.each([
+    "https://127.0.0.1/hook",
+    "https://127.1.2.3/hook",
+    "https://2130706433/hook",
+    "https://0x7f.1/hook",
+    "https://0177.0.0.1/hook",
+    "https://127.0.0.1./hook",
+    "https://[::1]/hook",
+    "https://[0:0:0:0:0:0:0:1]/hook",
+    "https://[::ffff:127.0.0.1]/hook",
+    "https://[::ffff:10.1.2.3]/hook",
+    "https://[::ffff:169.254.169.254]/hook",
+    "https://169.254.169.254/latest/meta-data",
+    "https://10.0.0.1/hook",
+    "https://172.16.0.1/hook",
+    "https://172.31.255.255/hook",
+    "https://192.168.1.1/hook",
+    "https://0.0.0.0/hook",
+    "https://0/hook",
+    "https://[::]/hook",
+    "https://[fe80::1]/hook",
+    "https://[febf::1]/hook",
+    "https://[fc00::1]/hook",
+    "https://[fd12:3456::1]/hook",
+    "https://localhost/hook",
+    "https://LOCALHOST./hook",
+    "https://api.localhost/hook",
+    "http://127.0.0.1:8787/hook",
+    "http://localhost/hook",
+  ])("refuses %s as body.url", (url) => {
+    expect(refusal(url)).toEqual({ code: "validation_error", path: "body.url" });
+  });
+
+  it.each([
+    "https://example.com/hook",
+    "https://8.8.8.8/hook",
+    "https://172.15.255.255/hook",
+    "https://172.32.0.1/hook",
+    "https://192.169.0.1/hook",
+    "https://169.255.0.1/hook",
+    "https://11.0.0.1/hook",
+    "https://[2001:db8::1]/hook",
+    "https://[::ffff:8.8.8.8]/hook",
+    "https://[fec0::1]/hook",
+    "https://localhost.example.com/hook",
+    "https://mylocalhost/hook",
+  ])("accepts %s", (url) => {
+    expect(refusal(url)).toBeNull();
+  });
+
+  it("keeps loopback hosts for local development when the flag is on", () => {
+    expect(checkWebhookUrl({ ALLOW_LOOPBACK_WEBHOOKS: "true" }, "http://127.0.0.1:8787/hook")).toBe("http://127.0.0.1:8787/hook");
+    expect(checkWebhookUrl({ ALLOW_LOOPBACK_WEBHOOKS: "true" }, "https://[::1]/hook")).toBe("https://[::1]/hook");
+  });
+
+  it("answers POST /v1/webhooks with 400 on body.url for a private address", async () => {
+    const response = await createApp().request(
+      "http://mintyard.test/v1/webhooks",
+      {
+        method: "POST",
+        headers: { authorization: `Bearer ${project.secretKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: "https://0x7f.1/hook", events: ["transaction.confirmed"] }),
+      },
+      { ...env, ...off },
+      createExecutionContext(),
+    );
+    const body = (await response.json()) as { error: { code: string; details?: { path: string }[] } };
+    expect(response.status).toBe(400);
+    expect(body.error.code).toBe("validation_error");
+    expect(body.error.details?.[0]?.path).toBe("body.url");
+    const listed = await call("/v1/webhooks", { secretKey: project.secretKey });
+    expect(JSON.stringify(listed.body)).not.toContain("127.0.0.1/hook");
   });
 });
 

@@ -4,6 +4,7 @@ import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { forgetWebhookPresence, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
+import { isPrivateHost } from "./private-hosts";
 import { endpointSecret } from "./signing";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -18,7 +19,10 @@ const endpointView = (row: EndpointRow) => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-/** https only; plain http to a loopback host when ALLOW_LOOPBACK_WEBHOOKS is on (local dev, tests). */
+/**
+ * https to a public host. With ALLOW_LOOPBACK_WEBHOOKS on (local dev, tests), also plain http to a
+ * loopback host, and any host over https.
+ */
 export function checkWebhookUrl(env: Pick<Env, "ALLOW_LOOPBACK_WEBHOOKS">, raw: string): string {
   let url: URL;
   try {
@@ -26,9 +30,15 @@ export function checkWebhookUrl(env: Pick<Env, "ALLOW_LOOPBACK_WEBHOOKS">, raw: 
   } catch {
     throw validationError("body.url", "must be an absolute URL");
   }
-  const loopbackAllowed = env.ALLOW_LOOPBACK_WEBHOOKS === "true" && LOOPBACK_HOSTS.has(url.hostname);
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopbackAllowed)) {
+  const localAllowed = env.ALLOW_LOOPBACK_WEBHOOKS === "true";
+  const loopbackHttp = localAllowed && url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== "https:" && !loopbackHttp) {
     throw validationError("body.url", "must use https");
+  }
+  // The service sends the deliveries: a URL naming a local address would turn them into requests
+  // into the service's own network, whose answers the delivery log then reports.
+  if (!localAllowed && isPrivateHost(url.hostname)) {
+    throw validationError("body.url", "must not point at localhost or a loopback, private, link-local or unspecified address");
   }
   if (url.username || url.password) throw validationError("body.url", "must not contain credentials");
   url.hash = "";
