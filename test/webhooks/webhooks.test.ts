@@ -1,9 +1,12 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { AppError } from "../../src/lib/errors";
+import { serviceContext } from "../../src/services/context";
+import { deliverDue } from "../../src/services/webhooks/deliver";
 import { checkWebhookUrl } from "../../src/services/webhooks/endpoints";
+import { enqueueWebhookStatement, webhookPayload } from "../../src/services/webhooks/events";
 import { ETHER, fund, waitForTransaction } from "../helpers/chain";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -228,5 +231,59 @@ describe("deliveries", () => {
     const event = JSON.parse(delivery!.body);
     expect(event).toMatchObject({ type: "order.filled", data: { order: { orderHash: listed.body.orderHash, chainId: 1868 } } });
     expect(event.data.order.recipient.toLowerCase()).toBe(project.walletAddress.toLowerCase());
+  });
+});
+
+// deliverDue is what the project's WebhookDispatcher runs on each alarm; driving it directly (no
+// dispatcher is kicked: the deliveries are queued straight into D1) fixes the order of events.
+describe("deleting an endpoint stops its deliveries", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  const deliveryRows = (endpointId: string) =>
+    env.DB.prepare("select status, last_error from webhook_deliveries where endpoint_id = ? order by created_at, id").bind(endpointId).all<{ status: string; last_error: string | null }>();
+
+  it("a delivery in flight when the endpoint is deleted stays failed, and the rest of the batch is not sent", async () => {
+    const own = await createTestProject("Deleted in flight");
+    const endpoint = await register("in-flight", ["transaction.confirmed"], own.secretKey);
+    expect(endpoint.status).toBe(201);
+    for (const n of [1, 2]) {
+      await enqueueWebhookStatement(env.DB, webhookPayload("transaction.confirmed", { n }), { sql: "?", params: [own.id] }).run();
+    }
+    await fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/in-flight`, { method: "POST", body: JSON.stringify({ count: 5 }) });
+
+    // The first delivery's request is out (and will be answered 500) when the project deletes it.
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).startsWith(hookUrl("in-flight"))) {
+        const deleted = await call(`/v1/webhooks/${endpoint.body.id}`, { secretKey: own.secretKey, method: "DELETE" });
+        expect([204, 404]).toContain(deleted.status);
+      }
+      return realFetch(input, init);
+    });
+
+    const next = await deliverDue(serviceContext(env), own.id);
+    expect((await received("in-flight")).length).toBe(1);
+    expect((await deliveryRows(endpoint.body.id)).results).toEqual([
+      { status: "failed", last_error: "endpoint deleted" },
+      { status: "failed", last_error: "endpoint deleted" },
+    ]);
+    expect(next, "nothing is left to retry").toBeNull();
+  });
+
+  it("never sends a pending delivery whose endpoint is deleted", async () => {
+    const own = await createTestProject("Deleted endpoint");
+    const endpoint = await register("deleted", ["transaction.confirmed"], own.secretKey);
+    expect((await call(`/v1/webhooks/${endpoint.body.id}`, { secretKey: own.secretKey, method: "DELETE" })).status).toBe(204);
+    // A pending row left behind for the deleted endpoint (what an overwritten in-flight attempt used to leave).
+    const payload = webhookPayload("transaction.confirmed", {});
+    await env.DB.prepare(
+      `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
+       values (?, ?, ?, ?, ?, ?, 'pending', 1, ?, ?)`,
+    )
+      .bind(crypto.randomUUID(), endpoint.body.id, own.id, payload.id, payload.type, JSON.stringify(payload), Date.now() - 1000, Date.now() - 2000)
+      .run();
+
+    expect(await deliverDue(serviceContext(env), own.id)).toBeNull();
+    expect(await received("deleted")).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Sends a project's due deliveries. At least once: a delivery is marked delivered only after a
 // 2xx answer; anything else is retried with backoff until 24 h after the event.
-import { and, asc, eq, lte, min } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, min } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { endpointSecret, signatureHeader } from "./signing";
@@ -39,6 +39,15 @@ async function attempt(url: string, secret: string, delivery: typeof webhookDeli
   }
 }
 
+// Pending deliveries of endpoints not deleted. Deleting an endpoint fails its pending rows in the
+// same batch; the join keeps any row that escaped that (written by an older version) unsent.
+const pendingOnLiveEndpoint = and(eq(webhookDeliveries.status, "pending"), isNull(webhookEndpoints.deletedAt));
+
+async function stillPending(ctx: ServiceContext, deliveryId: string): Promise<boolean> {
+  const row = await ctx.db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
+  return row?.status === "pending";
+}
+
 /** Delivers what is due now; returns when the next pending delivery is due (ms), or null. */
 export async function deliverDue(ctx: ServiceContext, projectId: string): Promise<number | null> {
   const now = Date.now();
@@ -46,12 +55,15 @@ export async function deliverDue(ctx: ServiceContext, projectId: string): Promis
     .select({ delivery: webhookDeliveries, url: webhookEndpoints.url })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date(now))))
+    .where(and(eq(webhookDeliveries.projectId, projectId), pendingOnLiveEndpoint, lte(webhookDeliveries.nextAttemptAt, new Date(now))))
     .orderBy(asc(webhookDeliveries.createdAt))
     .limit(BATCH)
     .all();
 
   for (const { delivery, url } of due) {
+    // A batch can take minutes (10 s per unanswering endpoint): an endpoint deleted meanwhile has
+    // had its rows failed, and none of them may go out after that.
+    if (!(await stillPending(ctx, delivery.id))) continue;
     const result = await attempt(url, await endpointSecret(ctx.env.WALLET_MNEMONIC, delivery.endpointId), delivery);
     const attempts = delivery.attempts + 1;
     const retryAt = Date.now() + retryDelayMs(ctx.env, attempts);
@@ -66,13 +78,17 @@ export async function deliverDue(ctx: ServiceContext, projectId: string): Promis
         deliveredAt: result.ok ? new Date() : null,
         nextAttemptAt: new Date(result.ok || expired ? Date.now() : retryAt),
       })
-      .where(eq(webhookDeliveries.id, delivery.id));
+      // Only while still pending: deleting the endpoint during the attempt failed the row, and
+      // this answer must not bring it back for another retry.
+      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
   }
 
+  // Same filter as the due query: a row it skips must not keep waking the dispatcher.
   const next = await ctx.db
     .select({ at: min(webhookDeliveries.nextAttemptAt) })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.status, "pending")))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.projectId, projectId), pendingOnLiveEndpoint))
     .get();
   return next?.at ? Math.max(next.at.getTime(), Date.now()) : null;
 }
@@ -82,7 +98,8 @@ export async function projectsWithDueDeliveries(ctx: ServiceContext): Promise<st
   const rows = await ctx.db
     .selectDistinct({ projectId: webhookDeliveries.projectId })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date())))
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(pendingOnLiveEndpoint, lte(webhookDeliveries.nextAttemptAt, new Date())))
     .limit(100)
     .all();
   return rows.map((row) => row.projectId);
