@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { serviceContext } from "../services/context";
 import { engineConfig } from "../services/engine/config";
 import type { WatchedTransaction } from "../services/engine/types";
-import { pollDelay, pollOnce } from "../services/engine/watcher";
+import { attemptOf, pollDelay, pollOnce, SupersededRecord, type RecordStore } from "../services/engine/watcher";
 import { logWarn } from "../lib/log";
 import { sequencerStub } from "./stubs";
 
@@ -17,7 +17,8 @@ const RECORD_KEY = "tx";
 export class TxWatcher extends DurableObject<Env> {
   /** Stores (or replaces, after a nonce re-sign) the record and starts polling. */
   async track(record: WatchedTransaction): Promise<void> {
-    await this.ctx.storage.put(RECORD_KEY, record);
+    // Both writes in one implicit transaction: a reset cannot keep the record without its alarm.
+    void this.ctx.storage.put(RECORD_KEY, record);
     await this.ctx.storage.setAlarm(Date.now() + pollDelay(engineConfig(this.env), 0));
   }
 
@@ -35,15 +36,32 @@ export class TxWatcher extends DurableObject<Env> {
     const stored = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
     if (!stored || stored.settled) return;
     const sequencer = sequencerStub(this.env, stored.chainId, stored.walletAddress);
+    const attempt = attemptOf(stored);
+    const store: RecordStore = { save: (record) => this.saveAttempt(attempt, record) };
     try {
-      const { record, nextPollInMs } = await pollOnce(serviceContext(this.env), stored, sequencer);
-      await this.ctx.storage.put(RECORD_KEY, record);
+      const { record, nextPollInMs } = await pollOnce(serviceContext(this.env), stored, sequencer, store);
+      await this.saveAttempt(attempt, record);
       if (nextPollInMs !== null) await this.ctx.storage.setAlarm(Date.now() + nextPollInMs);
     } catch (error) {
-      // An RPC or D1 hiccup: keep the stored state and try again later.
+      // The sequencer replaced or withdrew the record meanwhile: its own track/forget set the alarm.
+      if (error instanceof SupersededRecord) return;
+      // An RPC or D1 hiccup: keep what is stored (a re-signed version included) and try again later.
       logWarn(this.env, { where: "TxWatcher.alarm", transactionId: stored.id }, error);
-      await this.ctx.storage.put(RECORD_KEY, { ...stored, polls: stored.polls + 1 });
-      await this.ctx.storage.setAlarm(Date.now() + pollDelay(engineConfig(this.env), stored.polls + 1));
+      const current = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
+      if (!current || attemptOf(current) !== attempt) return;
+      await this.ctx.storage.put(RECORD_KEY, { ...current, polls: current.polls + 1 });
+      await this.ctx.storage.setAlarm(Date.now() + pollDelay(engineConfig(this.env), current.polls + 1));
     }
+  }
+
+  /**
+   * Writes `record` only while the stored record is the same attempt: a poll that was under way
+   * when `track` replaced the record (or `forget` removed it) must not write the old one back.
+   * The read and the write run with no other event in between (input gate).
+   */
+  private async saveAttempt(attempt: string, record: WatchedTransaction): Promise<void> {
+    const current = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
+    if (!current || attemptOf(current) !== attempt) throw new SupersededRecord(`transaction ${record.id} was re-signed or withdrawn during the poll`);
+    await this.ctx.storage.put(RECORD_KEY, record);
   }
 }

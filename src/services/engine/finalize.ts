@@ -21,7 +21,9 @@ export type Settlement =
   | { status: "confirmed" | "reverted"; receipt: TransactionReceipt }
   | { status: "failed"; reason: string; receipt?: TransactionReceipt };
 
-const STILL_PENDING = { sql: "exists (select 1 from transactions where id = ? and status = 'pending')" };
+// Pending *with this attempt's nonce*: after a nonce-too-low re-sign the row belongs to the new
+// nonce, and the old attempt's watcher must not settle it.
+const STILL_PENDING = { sql: "exists (select 1 from transactions where id = ? and status = 'pending' and nonce = ?)" };
 
 function gasFigures(receipt: TransactionReceipt) {
   const gasUsed = receipt.gasUsed;
@@ -33,7 +35,7 @@ function gasFigures(receipt: TransactionReceipt) {
 
 export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTransaction, settlement: Settlement): Promise<void> {
   const db = ctx.env.DB;
-  const stillPending = { ...STILL_PENDING, params: [record.id] };
+  const stillPending = { ...STILL_PENDING, params: [record.id, record.nonce] };
   const statements: D1PreparedStatement[] = [];
   const now = Date.now();
 
@@ -47,7 +49,7 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
     statements.push(
       db
         .prepare(`update drops set status = ?, updated_at = ? where id = ? and status = 'pending' and ${STILL_PENDING.sql}`)
-        .bind(settlement.status === "confirmed" ? "deployed" : "failed", now, record.subjectId, record.id),
+        .bind(settlement.status === "confirmed" ? "deployed" : "failed", now, record.subjectId, ...stillPending.params),
     );
   }
 
@@ -55,7 +57,8 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
   const gas = mined ? gasFigures(mined) : { gasUsed: null, gasPrice: null, totalGasFee: null };
   const errorMessage =
     settlement.status === "failed" ? settlement.reason : settlement.status === "reverted" ? "the transaction reverted on chain" : null;
-  const transactionHash = mined?.transactionHash ?? record.hashes.at(-1)?.hash ?? null;
+  // A failed row shows the intended transaction's latest hash, never its nonce's filler.
+  const transactionHash = mined?.transactionHash ?? record.hashes.findLast((sent) => sent.purpose !== "fill")?.hash ?? null;
 
   // The webhook event is queued in the same batch, so it exists exactly when the status changed.
   if (row) {
@@ -75,7 +78,7 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
       .prepare(
         `update transactions set status = ?, transaction_hash = ?, gas_used = ?, gas_price = ?, total_gas_fee = ?,
                 block_number = ?, error_message = ?, updated_at = ?
-         where id = ? and status = 'pending'`,
+         where id = ? and status = 'pending' and nonce = ?`,
       )
       .bind(
         settlement.status,
@@ -87,6 +90,7 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
         errorMessage,
         now,
         record.id,
+        record.nonce,
       ),
   );
   const results = await db.batch(statements);

@@ -162,18 +162,28 @@ export class SequencerCore {
 
       // 3. Persist before broadcasting: the watcher holds the raw bytes, D1 the visible record.
       const { db } = serviceContext(this.env);
-      let row: Awaited<ReturnType<typeof insertPendingRow>>;
-      try {
-        [row] = await Promise.all([
-          insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
-          this.watcherFor(intent.transactionId).track(record),
-        ]);
-      } catch (error) {
+      // Both writes are waited for, failed or not, so a withdrawal never races a write still under way.
+      const [inserted, tracked] = await Promise.allSettled([
+        insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
+        this.watcherFor(intent.transactionId).track(record),
+      ]);
+      if (inserted.status === "rejected" || tracked.status === "rejected") {
         // Half a record must not go out: a watcher without a row sends what nobody was told
         // about; a row without a watcher stays pending forever.
-        logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, error);
-        await this.withdraw(intent, nonce);
-        return failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried");
+        for (const failed of [inserted, tracked].filter((write) => write.status === "rejected")) {
+          logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, failed.reason);
+        }
+        return this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
+      }
+      const row = inserted.value;
+      if (!row) {
+        // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
+        // to another transaction) while this one was being signed: the record is final.
+        return this.withdrawn(
+          intent,
+          nonce,
+          failure("chain_unavailable", `the nonce of transaction ${intent.transactionId} was taken by a transaction sent outside the service, so it is marked failed`),
+        );
       }
 
       // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
@@ -192,12 +202,11 @@ export class SequencerCore {
         continue;
       }
 
-      await this.withdraw(intent, nonce);
       if (outcome.kind === "insufficient_funds") {
-        return failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`);
+        return this.withdrawn(intent, nonce, failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`));
       }
       const reason = outcome.kind === "rejected" ? outcome.reason : outcome.kind.replaceAll("_", " ");
-      return failure("chain_unavailable", `the node rejected the transaction: ${reason}`);
+      return this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${reason}`));
     }
   }
 
@@ -209,22 +218,28 @@ export class SequencerCore {
 
   /**
    * Takes back a signed transaction the node never got or definitely refused: its watcher, row,
-   * hold, token ids and nonce. A watcher that could not be told to forget may still broadcast the
-   * bytes, so then the nonce stays taken and that watcher settles it.
+   * hold, token ids and nonce, then answers `refusal`. A watcher that could not be told to forget
+   * keeps the nonce: it never sends bytes without a row and fills the nonce instead (decision 26).
+   * If the row could not be deleted either, that watcher may still send them: the answer then
+   * says the outcome is unknown, and the hold stays until the watcher settles.
    */
-  private async withdraw(intent: TxIntent, nonce: number): Promise<void> {
+  private async withdrawn(intent: TxIntent, nonce: number, refusal: SubmitFailure): Promise<SubmitFailure> {
     const { db } = serviceContext(this.env);
-    const [forgotten, ...rest] = await Promise.allSettled([
+    const [forgotten, deleted] = await Promise.allSettled([
       this.watcherFor(intent.transactionId).forget(intent.transactionId),
       deleteUnsentRow(db, intent.transactionId),
-      this.pendingSubjects.release(intent, intent.transactionId, false),
     ]);
-    for (const failed of [forgotten, ...rest].filter((outcome) => outcome.status === "rejected")) {
+    for (const failed of [forgotten, deleted].filter((outcome) => outcome.status === "rejected")) {
       logError(this.env, { where: "SequencerCore.withdraw", transactionId: intent.transactionId }, failed.reason);
     }
-    if (forgotten.status === "rejected") return;
+    if (forgotten.status === "rejected" && deleted.status === "rejected") {
+      return { ...failure("internal_error", `transaction ${intent.transactionId} could not be taken back and may still be sent`), outcomeUnknown: true };
+    }
+    await this.pendingSubjects.release(intent, intent.transactionId, false);
+    if (forgotten.status === "rejected") return refusal;
     if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
     await this.nonces.release(nonce);
+    return refusal;
   }
 
   /** Re-signs a pending transaction with higher fees: same nonce, same call (or the filler), new hash. */

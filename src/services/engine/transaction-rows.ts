@@ -30,9 +30,12 @@ export function insertPendingRow(
       createdAt: sent.createdAt,
       updatedAt: sent.createdAt,
     })
+    // A nonce-too-low re-sign moves the row to the new nonce, unless the first attempt's watcher
+    // settled it meanwhile: then no row comes back and the new attempt must not be sent.
     .onConflictDoUpdate({
       target: transactions.id,
       set: { nonce: sent.nonce, transactionHash: sent.hash, updatedAt: new Date() },
+      setWhere: eq(transactions.status, "pending"),
     })
     .returning()
     .get();

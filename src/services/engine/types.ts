@@ -43,6 +43,8 @@ export interface SubmitFailure {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
   /** With `conflict`: the unmined transaction of the same kind and subject (services/engine/pending-subjects.ts). */
   pendingTransactionId?: string;
+  /** The transaction could not be taken back and may still go out (its watcher and row survive). */
+  outcomeUnknown?: true;
 }
 
 export type SubmitResult = { ok: true; transaction: TransactionView; firstTokenId?: number } | SubmitFailure;

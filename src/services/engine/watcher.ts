@@ -19,6 +19,23 @@ export interface SequencerPort {
   releaseSubject(subject: SubjectRef, transactionId: string, confirmed: boolean): Promise<void>;
 }
 
+/** The watcher's own storage, as a poll needs it. */
+export interface RecordStore {
+  /**
+   * Stores a re-signed record before its bytes go out (the rule `submit` follows). Throws
+   * SupersededRecord when the stored record is no longer this attempt.
+   */
+  save(record: WatchedTransaction): Promise<void>;
+}
+
+/** The sequencer replaced (nonce re-sign) or withdrew the record this poll started from. */
+export class SupersededRecord extends Error {
+  override readonly name = "SupersededRecord";
+}
+
+/** One attempt of a transaction: a nonce re-sign starts a new one, a fee bump does not. */
+export const attemptOf = (record: WatchedTransaction) => record.hashes[0]!.hash;
+
 export interface PollResult {
   record: WatchedTransaction;
   /** When to poll again; null once settled. */
@@ -56,7 +73,7 @@ function settlementOf(found: { receipt: TransactionReceipt; sent: SentHash }): S
   return { status: found.receipt.status === "success" ? "confirmed" : "reverted", receipt: found.receipt };
 }
 
-export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, sequencer: SequencerPort): Promise<PollResult> {
+export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, sequencer: SequencerPort, store: RecordStore): Promise<PollResult> {
   if (stored.settled) return { record: stored, nextPollInMs: null };
   const config = engineConfig(ctx.env);
   const rpcUrl = getChain(ctx.env, stored.chainId).rpcUrl;
@@ -76,7 +93,7 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   const head = Number(await blockNumber(rpcUrl));
   let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
-    if (!record.filling && !(await rowExists(ctx.db, record.id))) return unannounced(rpcUrl, record, config, sequencer);
+    if (!record.filling && !(await rowExists(ctx.db, record.id))) return unannounced(rpcUrl, record, config, sequencer, store);
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
     underpriced = (await broadcastRaw(rpcUrl, record.raw)).kind === "underpriced";
@@ -89,9 +106,11 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   const stalled = record.pendingSinceBlock !== null && head - record.pendingSinceBlock >= config.bumpAfterBlocks;
   if (overdue && !record.filling) {
     record = await sequencer.fill(record);
+    await store.save(record);
     await broadcastRaw(rpcUrl, record.raw);
   } else if ((stalled || underpriced) && record.bumps < config.maxBumps) {
     record = await sequencer.bump(record);
+    await store.save(record);
     // The record shows the latest hash of the intended transaction, never the filler's.
     if (!record.filling) await updatePendingHash(ctx.db, record.id, record.hashes.at(-1)!.hash, record.nonce);
     await broadcastRaw(rpcUrl, record.raw);
@@ -105,9 +124,16 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
  * never go out; once its row can no longer be on its way, the nonce is filled so later
  * transactions are not stuck behind it (and the filler's settlement releases its holds).
  */
-async function unannounced(rpcUrl: string, record: WatchedTransaction, config: ReturnType<typeof engineConfig>, sequencer: SequencerPort): Promise<PollResult> {
+async function unannounced(
+  rpcUrl: string,
+  record: WatchedTransaction,
+  config: ReturnType<typeof engineConfig>,
+  sequencer: SequencerPort,
+  store: RecordStore,
+): Promise<PollResult> {
   if (Date.now() - record.createdAt < UNANNOUNCED_GRACE_MS) return { record, nextPollInMs: pollDelay(config, record.polls) };
   const filler = await sequencer.fill(record);
+  await store.save(filler);
   await broadcastRaw(rpcUrl, filler.raw);
   return { record: filler, nextPollInMs: pollDelay(config, filler.polls) };
 }

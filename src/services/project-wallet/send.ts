@@ -52,6 +52,7 @@ export async function sendFromProjectWallet(
     throw new OutcomeUnknownError(`the wallet engine did not answer; transaction ${intent.transactionId} may have been sent`, intent.transactionId);
   }
   if (!result.ok) {
+    if (result.outcomeUnknown) throw new OutcomeUnknownError(result.error.message, intent.transactionId);
     if (result.pendingTransactionId) throw new SubjectStillPending(result.error.message, result.pendingTransactionId);
     throw new AppError(result.error.code, result.error.message, result.error.details);
   }

@@ -1,0 +1,118 @@
+// A transaction re-signed at a new nonce (after "nonce too low") is a new attempt of the same
+// record. Whatever the first attempt's watcher is still doing must not touch the new one: not
+// its D1 row, not the watcher's stored record.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { watcherStub } from "../../src/durable-objects/stubs";
+import { serviceContext } from "../../src/services/context";
+import { finalizeTransaction } from "../../src/services/engine/finalize";
+import { insertPendingRow } from "../../src/services/engine/transaction-rows";
+import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
+import { attemptOf, SupersededRecord } from "../../src/services/engine/watcher";
+import { createTestProject } from "../helpers/projects";
+
+const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
+
+function intentFor(projectId: string, walletAddress: string): TxIntent {
+  return {
+    transactionId: crypto.randomUUID(),
+    jobId: crypto.randomUUID(),
+    projectId,
+    walletIndex: 0,
+    walletAddress,
+    chainId: 1868,
+    kind: "transfer",
+    subjectId: null,
+    to: "0x000000000000000000000000000000000000dEaD",
+    data: "0x",
+    value: "1",
+    metadata: null,
+    payload: null,
+    revertAbi: "none",
+  };
+}
+
+function attempt(intent: TxIntent, nonce: number): WatchedTransaction {
+  const fees = { maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" };
+  return {
+    id: intent.transactionId,
+    projectId: intent.projectId,
+    chainId: intent.chainId,
+    walletAddress: intent.walletAddress,
+    walletIndex: intent.walletIndex,
+    kind: intent.kind,
+    subjectId: null,
+    nonce,
+    to: intent.to,
+    data: intent.data,
+    value: intent.value,
+    gas: "21000",
+    ...fees,
+    raw: "0x02",
+    hashes: [{ hash: hash(nonce), purpose: "original", ...fees }],
+    createdAt: Date.now(),
+    pendingSinceBlock: null,
+    polls: 0,
+    bumps: 0,
+    filling: false,
+    settled: false,
+  };
+}
+
+const rowOf = (id: string) => env.DB.prepare("select status, nonce, transaction_hash from transactions where id = ?").bind(id).first<{ status: string; nonce: number; transaction_hash: string }>();
+
+describe("a transaction re-signed at a new nonce", () => {
+  it("moves its pending row to the new nonce, which only that attempt's watcher can settle", async () => {
+    const project = await createTestProject("Attempts");
+    const intent = intentFor(project.id, project.walletAddress);
+    const db = serviceContext(env).db;
+    await insertPendingRow(db, intent, { nonce: 6, hash: hash(6), fromAddress: project.walletAddress, createdAt: new Date() });
+    const moved = await insertPendingRow(db, intent, { nonce: 7, hash: hash(7), fromAddress: project.walletAddress, createdAt: new Date() });
+    expect(moved).toMatchObject({ status: "pending", nonce: 7, transactionHash: hash(7) });
+
+    // The first attempt's watcher concluding "nonce used by another transaction" changes nothing.
+    await finalizeTransaction(serviceContext(env), attempt(intent, 6), { status: "failed", reason: "its nonce was used by another transaction" });
+    expect(await rowOf(intent.transactionId)).toEqual({ status: "pending", nonce: 7, transaction_hash: hash(7) });
+
+    await finalizeTransaction(serviceContext(env), attempt(intent, 7), { status: "failed", reason: "test" });
+    expect(await rowOf(intent.transactionId)).toMatchObject({ status: "failed", nonce: 7 });
+  });
+
+  it("is not stored once the first attempt was settled meanwhile", async () => {
+    const project = await createTestProject("Attempts settled");
+    const intent = intentFor(project.id, project.walletAddress);
+    const db = serviceContext(env).db;
+    await insertPendingRow(db, intent, { nonce: 3, hash: hash(3), fromAddress: project.walletAddress, createdAt: new Date() });
+    await finalizeTransaction(serviceContext(env), attempt(intent, 3), { status: "failed", reason: "its nonce was used by another transaction" });
+
+    const resigned = await insertPendingRow(db, intent, { nonce: 4, hash: hash(4), fromAddress: project.walletAddress, createdAt: new Date() });
+    expect(resigned).toBeUndefined();
+    expect(await rowOf(intent.transactionId)).toMatchObject({ status: "failed", nonce: 3 });
+  });
+
+  it("keeps a poll of the old attempt from writing its record back over the new one, or over a withdrawal", async () => {
+    const project = await createTestProject("Attempts watcher");
+    const intent = intentFor(project.id, project.walletAddress);
+    const [first, second] = [attempt(intent, 10), attempt(intent, 11)];
+    await runInDurableObject(watcherStub(env, intent.transactionId), async (instance, state) => {
+      const saveAttempt = (from: WatchedTransaction, record: WatchedTransaction) => instance["saveAttempt"](attemptOf(from), record);
+      // Polls are driven by hand here: track's alarm is removed so no real poll interleaves.
+      const track = async (record: WatchedTransaction) => {
+        await instance.track(record);
+        await state.storage.deleteAlarm();
+      };
+      await track(first);
+      await saveAttempt(first, { ...first, polls: 1 });
+      expect((await instance.record())?.polls).toBe(1);
+
+      await track(second);
+      await expect(saveAttempt(first, { ...first, polls: 2 })).rejects.toBeInstanceOf(SupersededRecord);
+      expect(await instance.record()).toEqual(second);
+
+      await instance.forget();
+      await expect(saveAttempt(second, { ...second, polls: 1 })).rejects.toBeInstanceOf(SupersededRecord);
+      expect(await instance.record()).toBeNull();
+    });
+  });
+});
