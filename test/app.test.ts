@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { onError, onNotFound } from "../src/app";
 import { createRouter } from "../src/lib/create-router";
 import { requestId } from "../src/lib/request-id";
+import type { Db } from "../src/db/client";
+import { checkHealth } from "../src/services/health";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./fixtures/secrets";
 import { call, expectEnvelope } from "./helpers/http";
 import { createTestProject } from "./helpers/projects";
@@ -17,6 +19,18 @@ describe("service basics", () => {
     expect(body.db.ok).toBe(true);
     expect(body.chains).toEqual([expect.objectContaining({ chainId: 1868, name: "soneium", ok: true })]);
     expect(BigInt(body.chains[0].blockNumber)).toBeGreaterThanOrEqual(0n);
+  });
+
+  it("reports D1 down after 2 s when it never answers (decision 6: each check has a 2 s timeout)", { timeout: 10_000 }, async () => {
+    const silentDb = { run: () => new Promise<never>(() => {}) } as unknown as Db;
+    const started = Date.now();
+    const report = await checkHealth({ env, db: silentDb });
+    const elapsed = Date.now() - started;
+    expect(report.status).toBe("down");
+    expect(report.db.ok).toBe(false);
+    expect(report.db.latencyMs).toBeGreaterThanOrEqual(1_900);
+    expect(elapsed).toBeLessThan(4_000);
+    expect(report.chains).toEqual([expect.objectContaining({ chainId: 1868, ok: true })]);
   });
 
   it("publishes an OpenAPI 3.1 document covering the seed and the design", async () => {
