@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Creates a project with its own project wallet (the next HD index of WALLET_MNEMONIC).
+         * @description Creates a project with its own project wallet (the next HD index of WALLET_MNEMONIC). With an `Idempotency-Key`, a retry replays the first response instead of creating a second project.
          */
         post: operations["createProject"];
         delete?: never;
@@ -59,7 +59,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key or secret key
-         * @description `api` keys (`ak_…`) read and submit orders; `secret` keys (`sk_…`) also spend with the project wallet. The plain key is returned once and stored only as SHA-256.
+         * @description `api` keys (`ak_…`) read and submit orders; `secret` keys (`sk_…`) also spend with the project wallet. The plain key is returned once and stored only as SHA-256. `Idempotency-Key` is ignored here (decision 31): replaying the response would mean storing the plain key. A retry after a lost response creates another key: list the project's keys and revoke the one you never received.
          */
         post: operations["createKey"];
         delete?: never;
@@ -99,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Register an existing collection
-         * @description Tracks an ERC721/ERC1155 contract deployed elsewhere; the indexer then follows its transfers and metadata.
+         * @description Tracks an ERC721/ERC1155 contract deployed elsewhere; the indexer then follows its transfers and metadata. With an `Idempotency-Key`, a retry replays the first response.
          */
         post: operations["registerCollection"];
         delete?: never;
@@ -504,7 +504,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h. Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on `body.url`. Host names are not resolved, so a public name that points at a private address is not caught.
+         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h. Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on `body.url`. Host names are not resolved, so a public name that points at a private address is not caught. `Idempotency-Key` is ignored here (decision 31): replaying the response would mean storing the secret. A retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1539,7 +1539,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1585,6 +1588,15 @@ export interface operations {
             };
             /** @description Error: unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: conflict, idempotency_conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1835,7 +1847,10 @@ export interface operations {
     registerCollection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1895,7 +1910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: conflict */
+            /** @description Error: conflict, idempotency_conflict */
             409: {
                 headers: {
                     [name: string]: unknown;

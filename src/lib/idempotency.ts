@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { sha256Hex } from "../services/auth/keys";
 import { serviceContext } from "../services/context";
@@ -11,16 +11,24 @@ const MAX_KEY_LENGTH = 200;
 const REPLAYED_HEADERS = ["content-type", "deprecation", "link"];
 
 /**
+ * Admin requests have no project; their keys are kept under this scope in `project_id`, which
+ * no project can have (project ids are UUIDs). Decision 31.
+ */
+export const ADMIN_IDEMPOTENCY_SCOPE = "admin";
+
+/**
  * `Idempotency-Key` for POSTs that sign or store (runs after auth, before validation): the
  * first response (2xx or 4xx) is stored and replayed for 24 h with `Idempotent-Replayed: true`.
+ * Keys are scoped per `scopeOf` (the project, or the admin scope). Only for responses that hold
+ * no secret: the stored response is plain text in D1.
  */
-export const idempotency: MiddlewareHandler<AppBindings> = async (c, next) => {
+const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string): MiddlewareHandler<AppBindings> => async (c, next) => {
   const key = c.req.header("idempotency-key");
   if (key === undefined) return next();
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
     throw validationError("header.idempotency-key", `must be 1 to ${MAX_KEY_LENGTH} characters`);
   }
-  const { projectId } = c.get("auth");
+  const projectId = scopeOf(c);
   const ctx = serviceContext(c.env);
   const body = await c.req.text();
   const requestHash = await sha256Hex(`${c.req.method} ${new URL(c.req.url).pathname}\n${body}`);
@@ -47,3 +55,8 @@ export const idempotency: MiddlewareHandler<AppBindings> = async (c, next) => {
     logError(c.env, { where: "idempotency.complete", projectId }, error);
   }
 };
+
+/** For routes behind a project key. */
+export const idempotency = idempotencyScopedBy((c) => c.get("auth").projectId);
+/** For admin routes (behind requireAdmin). */
+export const adminIdempotency = idempotencyScopedBy(() => ADMIN_IDEMPOTENCY_SCOPE);

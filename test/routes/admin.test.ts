@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
+import { registerSecret } from "../helpers/secret-scan";
 
 describe("admin API", () => {
   it("creates a project with its own HD wallet and returns it checksummed", async () => {
@@ -66,5 +67,55 @@ describe("admin API", () => {
       "not_found",
     );
     expectEnvelope(await call("/v1/admin/keys/00000000-0000-4000-8000-000000000000", { admin: true, method: "DELETE" }), 404, "not_found");
+  });
+});
+
+describe("Idempotency-Key on admin POSTs (decision 31)", () => {
+  const storedScopes = async (key: string) =>
+    (await env.DB.prepare("select project_id from idempotency_keys where key = ?").bind(key).all<{ project_id: string }>()).results.map((row) => row.project_id);
+
+  it("replays POST /v1/admin/projects instead of creating a second project", async () => {
+    const key = `create-project-${crypto.randomUUID()}`;
+    const name = `Once ${key}`;
+    const first = await call("/v1/admin/projects", { admin: true, body: { name }, headers: { "idempotency-key": key } });
+    const again = await call("/v1/admin/projects", { admin: true, body: { name }, headers: { "idempotency-key": key } });
+    expect(first.status).toBe(201);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+    const projects = (await call("/v1/admin/projects", { admin: true })).body.data as { name: string }[];
+    expect(projects.filter((project) => project.name === name)).toHaveLength(1);
+
+    expectEnvelope(await call("/v1/admin/projects", { admin: true, body: { name: "Another" }, headers: { "idempotency-key": key } }), 409, "idempotency_conflict");
+    // Kept apart from every project's keys: no project id is "admin".
+    expect(await storedScopes(key)).toEqual(["admin"]);
+  });
+
+  it("ignores it on key and webhook creation, whose responses hold a secret shown once, and says so", async () => {
+    const project = await createTestProject();
+    const key = `create-key-${crypto.randomUUID()}`;
+    const created = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await call(`/v1/admin/projects/${project.id}/keys`, { admin: true, body: { kind: "api" }, headers: { "idempotency-key": key } });
+      expect(response.status).toBe(201);
+      expect(response.headers.get("idempotent-replayed")).toBeNull();
+      registerSecret(response.body.key, "plain API key (idempotency test)");
+      created.push(response.body.id);
+    }
+    expect(new Set(created).size).toBe(2);
+    expect(await storedScopes(key)).toEqual([]);
+
+    const { body: document } = await call("/openapi.json");
+    const headerParams = (operation: { parameters?: { in: string; name: string }[] }) =>
+      (operation.parameters ?? []).filter((parameter) => parameter.in === "header").map((parameter) => parameter.name);
+    for (const operation of [document.paths["/v1/admin/projects/{id}/keys"].post, document.paths["/v1/webhooks"].post]) {
+      expect(operation.description).toContain("`Idempotency-Key` is ignored here (decision 31)");
+      expect(headerParams(operation)).not.toContain("idempotency-key");
+    }
+    for (const operation of [document.paths["/v1/admin/projects"].post, document.paths["/v1/admin/collections"].post]) {
+      expect(headerParams(operation)).toContain("idempotency-key");
+      expect(Object.keys(operation.responses)).toContain("409");
+    }
   });
 });

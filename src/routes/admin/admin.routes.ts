@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
+import { adminIdempotency } from "../../lib/idempotency";
 import { ADMIN_SECURITY, Address, IsoDateTime, jsonBody, jsonContent, operationErrors, Uuid } from "../../schemas/common";
 import { EXAMPLE, exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";
+import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
 const tags = ["Admin"];
 const security = ADMIN_SECURITY;
@@ -52,13 +54,17 @@ export const createProject = createRoute({
   operationId: "createProject",
   tags,
   security,
-  middleware: [requireAdmin] as const,
+  middleware: [requireAdmin, adminIdempotency] as const,
   summary: "Create a project",
-  description: "Creates a project with its own project wallet (the next HD index of WALLET_MNEMONIC).",
-  request: jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi({ example: { name: "Acme" } }), "The project's display name", { name: "Acme" }),
+  description:
+    "Creates a project with its own project wallet (the next HD index of WALLET_MNEMONIC). With an `Idempotency-Key`, a retry replays the first response instead of creating a second project.",
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi({ example: { name: "Acme" } }), "The project's display name", { name: "Acme" }),
+  },
   responses: {
     201: jsonContent(ProjectSchema, "Project created", exampleProject),
-    ...operationErrors({ auth: "admin", body: true }),
+    ...operationErrors({ auth: "admin", body: true, idempotent: true }),
   },
 });
 
@@ -85,7 +91,8 @@ export const createKey = createRoute({
   security,
   middleware: [requireAdmin] as const,
   summary: "Create an API key or secret key",
-  description: "`api` keys (`ak_…`) read and submit orders; `secret` keys (`sk_…`) also spend with the project wallet. The plain key is returned once and stored only as SHA-256.",
+  description:
+    "`api` keys (`ak_…`) read and submit orders; `secret` keys (`sk_…`) also spend with the project wallet. The plain key is returned once and stored only as SHA-256. `Idempotency-Key` is ignored here (decision 31): replaying the response would mean storing the plain key. A retry after a lost response creates another key: list the project's keys and revoke the one you never received.",
   request: {
     params: ProjectIdParams,
     ...jsonBody(z.strictObject({ kind: z.enum(["api", "secret"]) }).openapi({ example: { kind: "secret" } }), "`api` or `secret`", { kind: "secret" }),
@@ -155,17 +162,21 @@ export const registerCollection = createRoute({
   operationId: "registerCollection",
   tags,
   security,
-  middleware: [requireAdmin] as const,
+  middleware: [requireAdmin, adminIdempotency] as const,
   summary: "Register an existing collection",
-  description: "Tracks an ERC721/ERC1155 contract deployed elsewhere; the indexer then follows its transfers and metadata.",
-  request: jsonBody(RegisterCollectionBody, "The contract and how to show it", {
-    chainId: 1868,
-    contractAddress: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
-    slug: "soneium-punks",
-    name: "Soneium Punks",
-    isVerified: true,
-    fromBlock: 1200000,
-  }),
+  description:
+    "Tracks an ERC721/ERC1155 contract deployed elsewhere; the indexer then follows its transfers and metadata. With an `Idempotency-Key`, a retry replays the first response.",
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(RegisterCollectionBody, "The contract and how to show it", {
+      chainId: 1868,
+      contractAddress: "0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0",
+      slug: "soneium-punks",
+      name: "Soneium Punks",
+      isVerified: true,
+      fromBlock: 1200000,
+    }),
+  },
   responses: {
     201: jsonContent(CollectionSchema, "Collection registered", {
       ...exampleCollection,
@@ -176,7 +187,7 @@ export const registerCollection = createRoute({
       description: null,
       isVerified: true,
     }),
-    ...operationErrors({ auth: "admin", body: true }, "unsupported_chain", "conflict", "chain_unavailable"),
+    ...operationErrors({ auth: "admin", body: true, idempotent: true }, "unsupported_chain", "conflict", "chain_unavailable"),
   },
 });
 

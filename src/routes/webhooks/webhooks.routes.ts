@@ -47,7 +47,7 @@ export const createWebhook = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
   summary: "Register a webhook endpoint",
-  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`, \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h. Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on \`body.url\`. Host names are not resolved, so a public name that points at a private address is not caught.`,
+  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`, \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h. Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on \`body.url\`. Host names are not resolved, so a public name that points at a private address is not caught. \`Idempotency-Key\` is ignored here (decision 31): replaying the response would mean storing the secret. A retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.`,
   request: jsonBody(
     z
       .strictObject({ url: z.string().max(2048), events: z.array(z.string()).min(1).max(WEBHOOK_EVENTS.length) })
