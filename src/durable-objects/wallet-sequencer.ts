@@ -27,7 +27,7 @@ export class WalletSequencer extends DurableObject<Env> {
       env,
       ctx.storage,
       (transactionId) => watcherStub(env, transactionId),
-      (at) => ctx.storage.setAlarm(at),
+      (at) => this.scheduleGapCheck(at),
     );
   }
 
@@ -54,6 +54,12 @@ export class WalletSequencer extends DurableObject<Env> {
 
   releaseSubject(subject: SubjectRef, transactionId: string, confirmed: boolean): Promise<void> {
     return this.core.releaseSubject(subject, transactionId, confirmed);
+  }
+
+  /** An earlier check already set stays: a later request must not postpone it. */
+  private async scheduleGapCheck(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   override async alarm(): Promise<void> {

@@ -15,6 +15,7 @@ import { createTestProject } from "../helpers/projects";
 const unavailableWatcher: WatcherPort = {
   track: () => Promise.reject(new Error("the watcher's storage is unavailable")),
   forget: () => Promise.resolve(),
+  record: () => Promise.resolve(null),
 };
 const noGapCheck = () => Promise.resolve();
 
@@ -92,6 +93,7 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
         throw new Error("the watcher's reply was lost");
       },
       forget: () => Promise.reject(new Error("the watcher is unreachable")),
+      record: () => watcherStub(env, id).record(),
     });
 
     const withdrawn = transferIntent(project, walletIndex);

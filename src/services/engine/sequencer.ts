@@ -16,7 +16,7 @@ import { serviceContext } from "../context";
 import { transactionView } from "../transactions/transaction-view";
 import { bumpedFees, engineConfig } from "./config";
 import { PendingSubjects, type SubjectRef } from "./pending-subjects";
-import { WalletNonces } from "./wallet-nonces";
+import { ORPHANED_NONCE_AGE_MS, WalletNonces } from "./wallet-nonces";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
 import { ReservationBooks } from "./reservation-books";
 import { anchorAt, release, reserve, reservedCount, type ReservationBook } from "./token-reservations";
@@ -25,6 +25,7 @@ import type { MintReservation, RevertAbi, SubmitFailure, SubmitResult, TxIntent,
 export interface WatcherPort {
   track(record: WatchedTransaction): Promise<void>;
   forget(id: string): Promise<void>;
+  record(): Promise<WatchedTransaction | null>;
 }
 
 const FEE_QUOTE_TTL_MS = 1_000;
@@ -111,7 +112,8 @@ export class SequencerCore {
       if (soldOut) return soldOut;
     }
     this.pendingSubjects.hold(intent, intent.transactionId);
-    let nonce = this.nonces.allocate();
+    const holder = { transactionId: intent.transactionId, kind: intent.kind, subjectId: intent.subjectId, contract: intent.reservation?.contract ?? null };
+    let nonce = this.nonces.allocate(holder);
     let firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
 
     const createdAt = new Date();
@@ -175,6 +177,8 @@ export class SequencerCore {
         }
         return this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
       }
+      // The watcher holds the nonce from here: it sends, settles or fills it whatever happens to this object.
+      await this.nonces.stored(nonce);
       const row = inserted.value;
       if (!row) {
         // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
@@ -197,7 +201,7 @@ export class SequencerCore {
         // Someone else used this nonce (a transaction sent outside the service): move past it.
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
         await this.nonces.resync(chain.rpcUrl, intent.walletAddress);
-        nonce = this.nonces.allocate();
+        nonce = this.nonces.allocate(holder);
         if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
         continue;
       }
@@ -233,10 +237,15 @@ export class SequencerCore {
       logError(this.env, { where: "SequencerCore.withdraw", transactionId: intent.transactionId }, failed.reason);
     }
     if (forgotten.status === "rejected" && deleted.status === "rejected") {
+      await this.nonces.stored(nonce);
       return { ...failure("internal_error", `transaction ${intent.transactionId} could not be taken back and may still be sent`), outcomeUnknown: true };
     }
     await this.pendingSubjects.release(intent, intent.transactionId, false);
-    if (forgotten.status === "rejected") return refusal;
+    if (forgotten.status === "rejected") {
+      // That watcher keeps the nonce: it fills it, never sending bytes without a row (decision 26).
+      await this.nonces.stored(nonce);
+      return refusal;
+    }
     if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
     await this.nonces.release(nonce);
     return refusal;
@@ -247,9 +256,12 @@ export class SequencerCore {
     return this.resign(record, record.filling ? "fill" : "bump");
   }
 
-  /** Takes a transaction's nonce with a 0-value self-transfer priced to replace it. */
-  fill(record: WatchedTransaction): Promise<WatchedTransaction> {
-    return this.resign({ ...record, filling: true }, "fill");
+  /**
+   * Takes a transaction's nonce with a 0-value self-transfer priced to replace it. The filler gets
+   * its own `maxBumps` budget: bumps of either count, so neither is re-priced without end.
+   */
+  async fill(record: WatchedTransaction): Promise<WatchedTransaction> {
+    return { ...(await this.resign({ ...record, filling: true }, "fill")), bumps: 0 };
   }
 
   private async resign(record: WatchedTransaction, purpose: "bump" | "fill"): Promise<WatchedTransaction> {
@@ -270,7 +282,7 @@ export class SequencerCore {
       ...priced,
       raw: signed.raw,
       hashes: [...record.hashes, { hash: signed.hash, purpose, ...priced }],
-      bumps: record.bumps + (purpose === "bump" ? 1 : 0),
+      bumps: record.bumps + 1,
       pendingSinceBlock: null,
     };
   }
@@ -289,24 +301,56 @@ export class SequencerCore {
     return this.pendingSubjects.release(subject, transactionId, confirmed);
   }
 
-  /** Alarm: a released nonce nobody reused is filled so later transactions are not stuck. */
+  /**
+   * Alarm: nonces nothing else will ever send are filled with 0-value self-transfers so later
+   * transactions are not stuck: released ones nobody reused, and those of transactions a restart
+   * cut off between handing out the nonce and storing its watcher. A filler is re-sent with a
+   * fresh price on every check until its nonce is mined.
+   */
   async fillReleasedNonces(walletIndex: number, chainId: number): Promise<void> {
-    const released = await this.nonces.released();
-    if (!released.length) return;
     const chain = getChain(this.env, chainId);
     const account = projectAccount(this.env.WALLET_MNEMONIC, walletIndex);
-    const fees = await this.feeQuote(chain.rpcUrl, true);
-    const mined = await transactionCount(chain.rpcUrl, account.address, "latest");
-    const resolved: number[] = [];
-    for (const nonce of released) {
-      if (nonce >= mined) {
-        const signed = await signTransaction(account, { chainId, nonce, to: account.address, data: "0x", value: 0n, gas: 21_000n, ...fees });
-        const outcome = await broadcastRaw(chain.rpcUrl, signed.raw);
-        if (outcome.kind === "transient") continue;
+    await this.nonces.load(chain.rpcUrl, account.address);
+    await this.reclaimOrphans();
+    const { released, filling } = this.nonces.takeForFilling();
+    if (!released.length && !filling.length) return;
+    try {
+      const mined = await transactionCount(chain.rpcUrl, account.address, "latest");
+      const unmined = [...released, ...filling].filter((nonce) => nonce >= mined);
+      if (unmined.length) {
+        const fees = await this.feeQuote(chain.rpcUrl, true);
+        for (const nonce of unmined) {
+          const signed = await signTransaction(account, { chainId, nonce, to: account.address, data: "0x", value: 0n, gas: 21_000n, ...fees });
+          await broadcastRaw(chain.rpcUrl, signed.raw);
+        }
       }
-      resolved.push(nonce);
+      await this.nonces.afterFilling(unmined, []);
+    } catch (error) {
+      // Nothing known about these fillers: offer the released ones again, keep watching the others.
+      await this.nonces.afterFilling(filling, released);
+      throw error;
     }
-    await this.nonces.resolved(resolved);
+  }
+
+  /**
+   * A restart between handing out a nonce and storing its watcher leaves the nonce with nobody to
+   * send or fill it. Nothing was broadcast without a watcher, so a transaction whose watcher holds
+   * no record is taken back (its row deleted, hold and token ids freed) and its nonce released.
+   */
+  private async reclaimOrphans(): Promise<void> {
+    const { due, waiting } = this.nonces.orphans();
+    for (const orphan of due) {
+      const record = await this.watcherFor(orphan.transactionId).record();
+      if (record?.nonce === orphan.nonce) {
+        await this.nonces.stored(orphan.nonce);
+        continue;
+      }
+      await deleteUnsentRow(serviceContext(this.env).db, orphan.transactionId);
+      await this.pendingSubjects.release({ kind: orphan.kind as TxIntent["kind"], subjectId: orphan.subjectId }, orphan.transactionId, false);
+      if (orphan.contract) await this.releaseIds(orphan.contract, orphan.nonce);
+      await this.nonces.release(orphan.nonce);
+    }
+    if (waiting.length) await this.nonces.checkAgainAt(Math.min(...waiting.map((orphan) => orphan.at)) + ORPHANED_NONCE_AGE_MS);
   }
 
   private book(request: MintReservation): Promise<ReservationBook> {

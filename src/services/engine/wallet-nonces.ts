@@ -2,19 +2,41 @@
 // NonceState. The state lives in memory once loaded and is written through on every change.
 import { transactionCount } from "../../chain/transactions";
 
+/** A nonce handed out whose transaction is not yet stored with its watcher. */
+export interface InflightNonce {
+  nonce: number;
+  transactionId: string;
+  kind: string;
+  subjectId: string | null;
+  /** The drop whose token ids the transaction reserved, if any. */
+  contract: string | null;
+  at: number;
+}
+
 interface NonceState {
   next: number;
   /** Nonces given back by definite rejections, reused first so no gap stays behind. */
   released: number[];
+  /**
+   * Handed out, not yet stored with a watcher. An entry a restarted object finds was cut off by
+   * the restart: nothing will ever send or fill its nonce unless the gap check does (decision 30).
+   */
+  inflight?: InflightNonce[];
+  /** Released nonces a 0-value filler was sent for: watched by the gap check until mined. */
+  filling?: number[];
 }
 
 const NONCE_KEY = "nonce";
 /** How long a released nonce may wait for a new request before a filler takes it. */
 export const RELEASED_NONCE_GRACE_MS = 5_000;
+/** Past this age an in-flight entry left by an earlier instance can have no write still under way. */
+export const ORPHANED_NONCE_AGE_MS = 30_000;
 
 export class WalletNonces {
   private state: NonceState | undefined;
   private loading: Promise<void> | undefined;
+  /** In-flight entries this instance found in storage: cut off by a restart, not its own. */
+  private orphaned = new Set<number>();
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -30,8 +52,9 @@ export class WalletNonces {
       if (pending > state.next) {
         state.next = pending;
         state.released = [];
+        state.filling = [];
       }
-      this.state = state;
+      this.adopt(state);
       await this.storage.put(NONCE_KEY, state);
     })().finally(() => {
       this.loading = undefined;
@@ -49,19 +72,33 @@ export class WalletNonces {
     await this.storage.put(NONCE_KEY, state);
   }
 
-  /** Synchronous on purpose: no other request may interleave between reading and bumping `next`. */
-  allocate(): number {
+  /**
+   * Synchronous on purpose: no other request may interleave between reading and bumping `next`.
+   * The nonce is written down as in flight in the same write, until `stored` or `release`.
+   */
+  allocate(holder: Omit<InflightNonce, "nonce" | "at">): number {
     const state = this.loaded();
     const reused = state.released.length ? Math.min(...state.released) : undefined;
     const nonce = reused ?? state.next++;
     if (reused !== undefined) state.released = state.released.filter((n) => n !== reused);
+    state.inflight = [...(state.inflight ?? []).filter((entry) => entry.nonce !== nonce), { ...holder, nonce, at: Date.now() }];
     this.storage.put(NONCE_KEY, state);
     return nonce;
+  }
+
+  /** Its transaction is stored with a watcher, which from now on sends, settles or fills the nonce. */
+  async stored(nonce: number): Promise<void> {
+    const state = this.loaded();
+    state.inflight = (state.inflight ?? []).filter((entry) => entry.nonce !== nonce);
+    this.orphaned.delete(nonce);
+    await this.storage.put(NONCE_KEY, state);
   }
 
   /** A nonce that will never be broadcast: the last one is simply taken back, others wait for reuse or a filler. */
   async release(nonce: number): Promise<void> {
     const state = this.loaded();
+    state.inflight = (state.inflight ?? []).filter((entry) => entry.nonce !== nonce);
+    this.orphaned.delete(nonce);
     if (nonce === state.next - 1) state.next -= 1;
     else {
       state.released.push(nonce);
@@ -71,22 +108,51 @@ export class WalletNonces {
   }
 
   /**
-   * Released nonces nobody reused, for the gap-filling alarm. After a restart it adopts the stored
-   * state only when there is something to fill; otherwise the next `load` still checks the chain.
+   * For the gap check (after `load`): released nonces nobody reused, taken out of `released` at
+   * once so no request reuses one while its filler is being signed, and those already filling.
    */
-  async released(): Promise<number[]> {
-    const state = this.state ?? (await this.storage.get<NonceState>(NONCE_KEY));
-    if (!state?.released.length) return [];
-    this.state = state;
-    return [...state.released];
+  takeForFilling(): { released: number[]; filling: number[] } {
+    const state = this.loaded();
+    const released = state.released;
+    state.released = [];
+    this.storage.put(NONCE_KEY, state);
+    return { released, filling: [...(state.filling ?? [])] };
   }
 
-  /** The alarm dealt with these (filled, or already mined); any others get another look later. */
-  async resolved(nonces: number[]): Promise<void> {
+  /** After a gap check: nonces with a filler out, and nonces to offer for reuse again. */
+  async afterFilling(filling: number[], released: number[]): Promise<void> {
     const state = this.loaded();
-    state.released = state.released.filter((n) => !nonces.includes(n));
+    state.filling = filling;
+    state.released = [...new Set([...state.released, ...released])];
     await this.storage.put(NONCE_KEY, state);
-    if (state.released.length) await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
+    if (filling.length || state.released.length) await this.scheduleGapCheck(Date.now() + RELEASED_NONCE_GRACE_MS);
+  }
+
+  /**
+   * In-flight entries a restart cut off (after `load`): `due` once old enough that no write of
+   * theirs can still be under way, `waiting` until then.
+   */
+  orphans(now = Date.now()): { due: InflightNonce[]; waiting: InflightNonce[] } {
+    const cutOff = (this.loaded().inflight ?? []).filter((entry) => this.orphaned.has(entry.nonce));
+    return {
+      due: cutOff.filter((entry) => now - entry.at >= ORPHANED_NONCE_AGE_MS),
+      waiting: cutOff.filter((entry) => now - entry.at < ORPHANED_NONCE_AGE_MS),
+    };
+  }
+
+
+  checkAgainAt(at: number): Promise<void> {
+    return this.scheduleGapCheck(at);
+  }
+
+  /** Takes over stored state; any in-flight entry in it belongs to an instance that is gone. */
+  private adopt(state: NonceState): void {
+    this.state = state;
+    this.orphaned = new Set((state.inflight ?? []).map((entry) => entry.nonce));
+    if (this.orphaned.size) {
+      const oldest = Math.min(...(state.inflight ?? []).map((entry) => entry.at));
+      void this.scheduleGapCheck(Math.max(Date.now(), oldest + ORPHANED_NONCE_AGE_MS));
+    }
   }
 
   private loaded(): NonceState {

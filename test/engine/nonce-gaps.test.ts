@@ -1,0 +1,168 @@
+// Nonces nothing else will ever send must not stay gaps: the WalletSequencer's gap check fills
+// released ones, and takes back the transactions a restart cut off before their watcher stored
+// them (decision 30).
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Address } from "viem";
+import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
+import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
+import type { TxIntent } from "../../src/services/engine/types";
+import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
+import { chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { createTestProject, type TestProject } from "../helpers/projects";
+
+const noGapCheck = () => Promise.resolve();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface StoredNonces {
+  next: number;
+  released: number[];
+  inflight?: { nonce: number; transactionId: string; at: number }[];
+  filling?: number[];
+}
+
+async function walletIndexOf(projectId: string): Promise<number> {
+  const row = await env.DB.prepare("select wallet_index from projects where id = ?").bind(projectId).first<{ wallet_index: number }>();
+  return row!.wallet_index;
+}
+
+function transferIntent(project: TestProject, walletIndex: number): TxIntent {
+  return {
+    transactionId: crypto.randomUUID(),
+    jobId: crypto.randomUUID(),
+    projectId: project.id,
+    walletIndex,
+    walletAddress: project.walletAddress,
+    chainId: 1868,
+    kind: "transfer",
+    subjectId: null,
+    to: "0x000000000000000000000000000000000000dEaD",
+    data: "0x",
+    value: "1",
+    metadata: null,
+    payload: null,
+    revertAbi: "none",
+  };
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(250);
+  }
+}
+
+/** The wallet's transaction with this nonce among the last few blocks. */
+async function minedFrom(wallet: Address, nonce: number) {
+  const head = await chainClient().getBlockNumber();
+  for (let number = head; number >= 0n && number > head - 5n; number--) {
+    const block = await chainClient().getBlock({ blockNumber: number, includeTransactions: true });
+    const found = block.transactions.find((tx) => tx.from.toLowerCase() === wallet.toLowerCase() && tx.nonce === nonce);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+describe("the sequencer's gap check", () => {
+  it("takes back a transaction a restart cut off before its watcher stored it, so its nonce is reused", async () => {
+    const project = await createTestProject("Cut off");
+    await fund(project.walletAddress);
+    const walletIndex = await walletIndexOf(project.id);
+    const wallet = project.walletAddress as Address;
+    const nonceBefore = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+    // The watcher never hears of it: the object is "reset" while `track` is on its way.
+    const cutOff = (id: string): WatcherPort => ({
+      track: () => new Promise<void>(() => {}),
+      forget: () => watcherStub(env, id).forget(),
+      record: () => watcherStub(env, id).record(),
+    });
+    const lost = transferIntent(project, walletIndex);
+    const next = transferIntent(project, walletIndex);
+
+    const nextResult = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
+      void new SequencerCore(env, state.storage, cutOff, noGapCheck).submit(lost);
+      // Its row lands; then the instance is gone, its nonce written down as in flight.
+      await until(() => env.DB.prepare("select id from transactions where id = ?").bind(lost.transactionId).first(), (row) => row !== null);
+      const stored = (await state.storage.get<StoredNonces>("nonce"))!;
+      expect(stored.inflight?.map((entry) => [entry.nonce, entry.transactionId])).toEqual([[nonceBefore, lost.transactionId]]);
+      // The restart happened a while ago.
+      await state.storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
+
+      const restarted = new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck);
+      await restarted.fillReleasedNonces(walletIndex, 1868);
+      return restarted.submit(next);
+    });
+
+    expect(await env.DB.prepare("select id from transactions where id = ?").bind(lost.transactionId).first()).toBeNull();
+    expect(nextResult.ok).toBe(true);
+    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
+    expect(confirmed.status).toBe("confirmed");
+    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+  });
+
+  it("fills a released nonce nobody reused and watches the filler until it is mined", async () => {
+    const project = await createTestProject("Released");
+    await fund(project.walletAddress);
+    const walletIndex = await walletIndexOf(project.id);
+    const wallet = project.walletAddress as Address;
+    const nonce = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+
+    const afterFirst = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
+      // A transaction at `nonce + 1` took its nonce after `nonce` was given back.
+      await state.storage.put<StoredNonces>("nonce", { next: nonce + 2, released: [nonce] });
+      await new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck).fillReleasedNonces(walletIndex, 1868);
+      return (await state.storage.get<StoredNonces>("nonce"))!;
+    });
+    expect([afterFirst.released, afterFirst.filling]).toEqual([[], [nonce]]);
+
+    await until(() => chainClient().getTransactionCount({ address: wallet, blockTag: "latest" }), (count) => count > nonce);
+    const ours = await minedFrom(wallet, nonce);
+    expect(ours && { to: ours.to, value: ours.value }).toEqual({ to: wallet.toLowerCase(), value: 0n });
+
+    const afterMined = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
+      await new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck).fillReleasedNonces(walletIndex, 1868);
+      return (await state.storage.get<StoredNonces>("nonce"))!;
+    });
+    expect([afterMined.released, afterMined.filling]).toEqual([[], []]);
+  });
+
+  it("gives a filler its own bump budget and counts its re-prices, so neither is re-priced without end", async () => {
+    const project = await createTestProject("Filler budget");
+    const walletIndex = await walletIndexOf(project.id);
+    const intent = transferIntent(project, walletIndex);
+    const fees = { maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" };
+    const exhausted = {
+      id: intent.transactionId,
+      projectId: project.id,
+      chainId: 1868,
+      walletAddress: project.walletAddress,
+      walletIndex,
+      kind: intent.kind,
+      subjectId: null,
+      nonce: 0,
+      to: intent.to,
+      data: "0x",
+      value: "1",
+      gas: "21000",
+      ...fees,
+      raw: "0x02",
+      hashes: [{ hash: `0x${"1".repeat(64)}`, purpose: "original" as const, ...fees }],
+      createdAt: Date.now(),
+      pendingSinceBlock: null,
+      polls: 40,
+      bumps: 10,
+      filling: false,
+      settled: false,
+    };
+    const [filler, bumped] = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
+      const core = new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck);
+      const filled = await core.fill(exhausted);
+      return [filled, await core.bump(filled)];
+    });
+    expect([filler.filling, filler.bumps, filler.hashes.at(-1)?.purpose]).toEqual([true, 0, "fill"]);
+    expect([bumped.bumps, bumped.hashes.at(-1)?.purpose, bumped.hashes.length]).toEqual([1, "fill", 3]);
+  });
+});
