@@ -14,6 +14,7 @@ const STATE_DIR = path.join(DEV_DIR, "state");
 const PORT = Number(process.env.PORT ?? 8787);
 const ANVIL_PORT = Number(process.env.ANVIL_PORT ?? 8545);
 const DEMO_FUNDING_ETHER = 100n;
+const CRON_INTERVAL_MS = 60_000;
 
 let stopping = false;
 
@@ -38,6 +39,7 @@ async function main() {
     anvilOptions: { port: (await portIsFree(ANVIL_PORT)) ? ANVIL_PORT : await freePort(), blockTime: 1 },
     // Local webhook receivers usually listen on http://127.0.0.1.
     vars: { ALLOW_LOOPBACK_WEBHOOKS: "true" },
+    testScheduled: true,
     step,
   });
   const { baseUrl, adminToken, anvil, contracts, wrangler } = stack;
@@ -75,8 +77,16 @@ Mintyard is running at ${baseUrl}  (API reference: ${baseUrl}/docs)
 Saved to .dev/credentials.json. Try:
   curl -H "x-api-key: ${project.apiKey}" ${baseUrl}/v1/drops
 
+The cron (indexer, listing expiry, webhook sweep) runs every minute.
 Ctrl-C stops anvil and wrangler.
 `);
+
+  // wrangler dev does not run cron triggers: run wrangler.toml's every-minute cron (indexer, listing
+  // expiry, webhook sweep) through its /__scheduled endpoint, as production would.
+  const cron = setInterval(() => {
+    fetch(`${baseUrl}/__scheduled?cron=${encodeURIComponent("* * * * *")}`).catch(() => undefined);
+  }, CRON_INTERVAL_MS);
+  cron.unref();
 
   // Keep wrangler's own output visible from here on.
   wrangler.stdout.pipe(process.stdout);

@@ -168,6 +168,8 @@ export async function startChain({ anvilOptions = {}, step = silentStep } = {}) 
  *   devtools        keep wrangler dev's DevTools inspector attached (default true, as `npm run
  *                   dev` has it); false detaches it (scripts/lib/wrangler-devtools.mjs): the
  *                   benchmarks measure the service, not the debugger's per-subrequest events
+ *   testScheduled   expose wrangler's /__scheduled endpoint, which runs the cron handler on request
+ *                   (wrangler dev does not run cron triggers on their schedule)
  *   step            progress printer from stepPrinter() (default: silent)
  */
 export async function startService({
@@ -181,6 +183,7 @@ export async function startService({
   inspectorPort,
   snapshotDir,
   devtools = true,
+  testScheduled = false,
   step = silentStep,
 }) {
   rmSync(persistDir, { recursive: true, force: true });
@@ -221,6 +224,7 @@ export async function startService({
     ...Object.entries(allVars).flatMap(([key, value]) => ["--var", `${key}:${value}`]),
     ...(path.resolve(secretsFile) === DEFAULT_DEV_VARS ? [] : ["--env-file", path.resolve(secretsFile)]),
     "--show-interactive-dev-session=false",
+    ...(testScheduled ? ["--test-scheduled"] : []),
   ];
   const wrangler = spawn(process.execPath, args, {
     cwd: ROOT,

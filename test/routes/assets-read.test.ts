@@ -198,4 +198,22 @@ describe("GET /v1/assets/{chainId}/{contractAddress}/{tokenId}", () => {
     expectEnvelope(await call(`/v1/assets/abc/${verified.contractAddress}/1`, { apiKey: reader.apiKey }), 400, "validation_error");
     expectEnvelope(await call(`/v1/assets/77/${verified.contractAddress}/1`, { apiKey: reader.apiKey }), 400, "unsupported_chain");
   });
+
+  it("shows the next live listing once the recorded best one has expired, before the sweep records it", async () => {
+    const collection = await seedCollection({ name: "Expiring Owls" });
+    const asset = await seedAsset(collection, "7");
+    const soon = await seedListing(asset, 1_000n, { endTime: new Date(Date.now() + 1_500) });
+    const dearer = await seedListing(asset, 2_000n);
+    await setBestListing(asset, soon);
+    const read = async () => (await call(`/v1/assets/1868/${collection.contractAddress}/7`, { apiKey: reader.apiKey })).body;
+
+    expect((await read()).bestListing.orderHash).toBe(soon.orderHash);
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect((await read()).bestListing).toMatchObject({ orderHash: dearer.orderHash, unitPrice: "2000" });
+    const listed = await call(`/v1/assets/explore?contractAddress=${collection.contractAddress}`, { apiKey: reader.apiKey });
+    expect(listed.body.data[0].bestListing.orderHash).toBe(dearer.orderHash);
+    // The order itself reads as expired, though its row still says active.
+    const order = await call(`/v1/orders/${soon.orderHash}`, { apiKey: reader.apiKey });
+    expect([order.status, order.body.status]).toEqual([200, "expired"]);
+  });
 });

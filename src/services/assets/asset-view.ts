@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { checksumAddress } from "../../chain/address";
 import type { Db } from "../../db/client";
 import { assets, collections, orders } from "../../db/schema";
@@ -6,8 +6,11 @@ import type { Asset } from "../../schemas/resources";
 import { collectionView, listingView } from "../views";
 
 /**
- * Assets with their collection and best listing in one query. The listing is joined only while
- * it is still active and unexpired, so a stale `best_order_hash` never shows a dead order.
+ * Assets with their collection and best listing in one query. `best_order_hash` is kept by every
+ * status change, but expiry is time: until the cron's sweep records it, a best listing past its
+ * end time is replaced at read time by the token's next cheapest active, unexpired one (the same
+ * rule and index as services/orders/best-listing.ts), so a dead order is never shown and a live
+ * one never hidden. Unlisted assets skip both lookups.
  */
 // Only the columns the views use: an order row also carries its full Seaport parameters and
 // signature (~1 KB), which D1 would otherwise serialise for every listed asset on a page.
@@ -34,11 +37,20 @@ export function selectAssetsWithRelations(db: Db) {
     .select({ asset: assets, collection: collectionColumns, listing: listingColumns })
     .from(assets)
     .leftJoin(collections, eq(collections.id, assets.collectionId))
-    .leftJoin(
-      orders,
-      and(eq(orders.orderHash, assets.bestOrderHash), eq(orders.status, "active"), gt(orders.endTime, sql`${Date.now()}`)),
-    )
+    .leftJoin(orders, eq(orders.orderHash, liveBestOrderHash(Date.now())))
     .$dynamic();
+}
+
+function liveBestOrderHash(nowMs: number) {
+  return sql`(case
+    when ${assets.bestOrderHash} is null then null
+    when exists (select 1 from orders b where b.order_hash = ${assets.bestOrderHash} and b.status = 'active' and b.end_time > ${nowMs})
+      then ${assets.bestOrderHash}
+    else (select n.order_hash from orders n
+          where n.chain_id = ${assets.chainId} and n.contract_address = ${assets.contractAddress} and n.token_id = ${assets.tokenId}
+            and n.status = 'active' and n.end_time > ${nowMs}
+          order by n.price_sort asc, n.created_at asc limit 1)
+  end)`;
 }
 
 type Joined = {

@@ -5,11 +5,16 @@ import { listingView } from "../views";
 
 type OrderRow = typeof orders.$inferSelect;
 
-export function orderView(row: OrderRow) {
+/** The status as of `nowMs`: an active order past its end time is expired before the sweep records it. */
+export function orderStatusAt(row: Pick<OrderRow, "status" | "endTime">, nowMs: number): OrderRow["status"] {
+  return row.status === "active" && row.endTime.getTime() <= nowMs ? "expired" : row.status;
+}
+
+export function orderView(row: OrderRow, nowMs = Date.now()) {
   return {
     ...listingView(row),
     chainId: row.chainId,
-    status: row.status,
+    status: orderStatusAt(row, nowMs),
     contractAddress: checksumAddress(row.contractAddress),
     tokenId: row.tokenId,
     currencyAddress: row.currencyAddress ? checksumAddress(row.currencyAddress) : null,
