@@ -17,6 +17,7 @@ import { transactionView } from "../transactions/transaction-view";
 import { bumpedFees, engineConfig } from "./config";
 import { PendingSubjects, type SubjectRef } from "./pending-subjects";
 import { ORPHANED_NONCE_AGE_MS, WalletNonces } from "./wallet-nonces";
+import { UNANNOUNCED_GRACE_MS } from "./watcher";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
 import { ReservationBooks } from "./reservation-books";
 import { anchorAt, release, reserve, reservedCount, type ReservationBook } from "./token-reservations";
@@ -29,6 +30,8 @@ export interface WatcherPort {
 }
 
 const FEE_QUOTE_TTL_MS = 1_000;
+/** Half the watcher's grace for a missing row, so the two never both act on one nonce. */
+const SLOW_PERSIST_MS = UNANNOUNCED_GRACE_MS / 2;
 const MAX_NONCE_RESYNCS = 3;
 
 // createDrop runs the drop's initializer, so its reverts can carry the drop's errors too.
@@ -188,6 +191,12 @@ export class SequencerCore {
           nonce,
           failure("chain_unavailable", `the nonce of transaction ${intent.transactionId} was taken by a transaction sent outside the service, so it is marked failed`),
         );
+      }
+
+      // A persist this slow may have let the watcher decide the row is never coming and fill the
+      // nonce (watcher.ts, after UNANNOUNCED_GRACE_MS): its bytes are the watcher's to send now.
+      if (Date.now() - createdAt.getTime() > SLOW_PERSIST_MS) {
+        return { ok: true, transaction: transactionView(row), ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
       }
 
       // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
