@@ -9,7 +9,8 @@ import { serviceContext } from "../../src/services/context";
 import { finalizeTransaction } from "../../src/services/engine/finalize";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
-import { attemptOf, SupersededRecord } from "../../src/services/engine/watcher";
+import { attemptOf, NONCE_TAKEN_CONFIRM_MS, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
+import { chainClient, fund, rpc } from "../helpers/chain";
 import { createTestProject } from "../helpers/projects";
 
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
@@ -114,5 +115,36 @@ describe("a transaction re-signed at a new nonce", () => {
       await expect(saveAttempt(second, { ...second, polls: 1 })).rejects.toBeInstanceOf(SupersededRecord);
       expect(await instance.record()).toBeNull();
     });
+  });
+
+  it("gives up an attempt whose nonce another transaction took only once that has held for a while", async () => {
+    const project = await createTestProject("Nonce taken");
+    await fund(project.walletAddress);
+    // Nonce 0 goes to a transaction the service never signed.
+    await rpc("anvil_impersonateAccount", [project.walletAddress]);
+    await rpc("eth_sendTransaction", [{ from: project.walletAddress, to: project.walletAddress, value: "0x0" }]);
+    await rpc("anvil_stopImpersonatingAccount", [project.walletAddress]);
+    const ctx = serviceContext(env);
+    const deadline = Date.now() + 10_000;
+    while ((await chainClient().getTransactionCount({ address: project.walletAddress as `0x${string}` })) === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const ours = attempt(intentFor(project.id, project.walletAddress), 0);
+    const untouched: SequencerPort = {
+      bump: () => Promise.reject(new Error("no bump expected")),
+      fill: () => Promise.reject(new Error("no fill expected")),
+      settleReservation: () => Promise.resolve(),
+      releaseSubject: () => Promise.resolve(),
+    };
+    const store: RecordStore = { save: () => Promise.resolve() };
+
+    // One sighting could be a node a block behind another: keep polling.
+    const first = await pollOnce(ctx, ours, untouched, store);
+    expect(first.nextPollInMs).not.toBeNull();
+    expect(first.record.settled).toBe(false);
+    expect(first.record.nonceTakenSince).toBeTypeOf("number");
+
+    const later = await pollOnce(ctx, { ...first.record, nonceTakenSince: Date.now() - NONCE_TAKEN_CONFIRM_MS }, untouched, store);
+    expect([later.nextPollInMs, later.record.settled]).toEqual([null, true]);
   });
 });

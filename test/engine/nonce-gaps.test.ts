@@ -9,7 +9,8 @@ import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import type { TxIntent } from "../../src/services/engine/types";
 import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
-import { chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { chainClient, fund, rpc, waitForTransaction } from "../helpers/chain";
+import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
 const noGapCheck = () => Promise.resolve();
@@ -164,5 +165,33 @@ describe("the sequencer's gap check", () => {
     });
     expect([filler.filling, filler.bumps, filler.hashes.at(-1)?.purpose]).toEqual([true, 0, "fill"]);
     expect([bumped.bumps, bumped.hashes.at(-1)?.purpose, bumped.hashes.length]).toEqual([1, "fill", 3]);
+  });
+
+  it("moves past a nonce the wallet used outside the service, sending the transaction once", async () => {
+    const project = await createTestProject("Used elsewhere");
+    await fund(project.walletAddress);
+    const wallet = project.walletAddress as Address;
+    const transfer = () =>
+      call("/v1/project-wallet/transfer", {
+        secretKey: project.secretKey,
+        body: { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "1" },
+      });
+    const first = await transfer();
+    expect((await waitForTransaction(first.body.id, project.apiKey)).status).toBe("confirmed");
+    const count = await chainClient().getTransactionCount({ address: wallet });
+
+    // The sequencer still thinks `count` is next; the wallet spends it elsewhere.
+    await rpc("anvil_impersonateAccount", [wallet]);
+    await rpc("eth_sendTransaction", [{ from: wallet, to: wallet, value: "0x0" }]);
+    await rpc("anvil_stopImpersonatingAccount", [wallet]);
+    await until(() => chainClient().getTransactionCount({ address: wallet }), (mined) => mined > count);
+
+    const second = await transfer();
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    const confirmed = await waitForTransaction(second.body.id, project.apiKey);
+    expect(confirmed.status).toBe("confirmed");
+    const row = await env.DB.prepare("select nonce from transactions where id = ?").bind(second.body.id).first<{ nonce: number }>();
+    expect([row?.nonce, (await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce]).toEqual([count + 1, count + 1]);
+    expect(await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(count + 2);
   });
 });

@@ -81,6 +81,8 @@ export interface WatchedTransaction {
   /** Block number when the latest bytes were first seen pending; bumps count from here. */
   pendingSinceBlock: number | null;
   polls: number;
+  /** When the wallet's nonce count was first seen past this nonce with no receipt of ours. */
+  nonceTakenSince?: number;
   bumps: number;
   filling: boolean;
   settled: boolean;

@@ -47,6 +47,8 @@ const FILL_REASON = "not mined before the deadline; its nonce was taken by a 0-v
 // A row is written before the first broadcast or the whole transaction is withdrawn (decision 26);
 // D1 gives up on a statement after 30 s, so a row still missing after this never comes.
 export const UNANNOUNCED_GRACE_MS = 60_000;
+/** How long a nonce must look taken by another transaction before ours is given up. */
+export const NONCE_TAKEN_CONFIRM_MS = 5_000;
 
 export function pollDelay(config: ReturnType<typeof engineConfig>, polls: number): number {
   // Fast while young (most transactions land in the next block or two), slower later.
@@ -86,8 +88,13 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   if ((await transactionCount(rpcUrl, record.walletAddress, "latest")) > record.nonce) {
     const again = await findReceipt(rpcUrl, record);
     if (again) return settle(ctx, record, settlementOf(again), sequencer);
+    // Behind a load balancer the count and the receipt can come from nodes a block apart: a mined
+    // transaction of ours must not end `failed`, so the nonce has to look taken for a while.
+    record.nonceTakenSince ??= Date.now();
+    if (Date.now() - record.nonceTakenSince < NONCE_TAKEN_CONFIRM_MS) return { record, nextPollInMs: pollDelay(config, record.polls) };
     return settle(ctx, record, { status: "failed", reason: "its nonce was used by another transaction from the project wallet" }, sequencer);
   }
+  delete record.nonceTakenSince;
 
   const latest = record.hashes.at(-1)!;
   const head = Number(await blockNumber(rpcUrl));
