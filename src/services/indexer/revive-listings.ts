@@ -11,8 +11,8 @@ import { refreshBestListingsWhere } from "../orders/best-listing";
 import type { IndexedEvent } from "./decode";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
-/** Chain reads are three or four calls per order: a run checks at most this many. */
-export const MAX_REVIVAL_CHECKS_PER_RUN = 50;
+/** Chain reads are three or four calls per order: each applied range of logs checks at most this many (decision 21). */
+export const MAX_REVIVAL_CHECKS_PER_RANGE = 50;
 const CANDIDATES_PER_QUERY = 30; // 3 bound parameters each, D1 allows 100
 
 /** Who may be able to deliver again: an offerer that received a token, or granted Seaport approval on a contract. */
@@ -47,7 +47,7 @@ interface InactiveOrder {
 
 async function inactiveOrders(db: D1Database, chainId: number, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
   const found: InactiveOrder[] = [];
-  for (let i = 0; i < candidates.length && found.length < MAX_REVIVAL_CHECKS_PER_RUN; i += CANDIDATES_PER_QUERY) {
+  for (let i = 0; i < candidates.length && found.length < MAX_REVIVAL_CHECKS_PER_RANGE; i += CANDIDATES_PER_QUERY) {
     const chunk = candidates.slice(i, i + CANDIDATES_PER_QUERY);
     const match = chunk.map((c) => (c.tokenId === null ? "(contract_address = ? and offerer = ?)" : "(contract_address = ? and offerer = ? and token_id = ?)")).join(" or ");
     const params = chunk.flatMap((c) => (c.tokenId === null ? [c.contract, c.offerer] : [c.contract, c.offerer, c.tokenId]));
@@ -56,7 +56,7 @@ async function inactiveOrders(db: D1Database, chainId: number, candidates: Candi
         `select order_hash, contract_address, token_id, offerer, quantity, parameters from orders
          where chain_id = ? and status = 'inactive' and end_time > ? and (${match}) limit ?`,
       )
-      .bind(chainId, nowMs, ...params, MAX_REVIVAL_CHECKS_PER_RUN - found.length)
+      .bind(chainId, nowMs, ...params, MAX_REVIVAL_CHECKS_PER_RANGE - found.length)
       .all<InactiveOrder>();
     found.push(...results);
   }
