@@ -10,29 +10,13 @@ import { finalizeTransaction } from "../../src/services/engine/finalize";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
 import { attemptOf, NONCE_TAKEN_CONFIRM_MS, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
-import { chainClient, fund, rpc } from "../helpers/chain";
+import { chainClient, fund } from "../helpers/chain";
+import { spendOutsideTheService, transferIntent, until } from "../helpers/engine";
 import { createTestProject } from "../helpers/projects";
 
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 
-function intentFor(projectId: string, walletAddress: string): TxIntent {
-  return {
-    transactionId: crypto.randomUUID(),
-    jobId: crypto.randomUUID(),
-    projectId,
-    walletIndex: 0,
-    walletAddress,
-    chainId: 1868,
-    kind: "transfer",
-    subjectId: null,
-    to: "0x000000000000000000000000000000000000dEaD",
-    data: "0x",
-    value: "1",
-    metadata: null,
-    payload: null,
-    revertAbi: "none",
-  };
-}
+const intentFor = (projectId: string, walletAddress: string) => transferIntent({ id: projectId, walletAddress }, 0);
 
 function attempt(intent: TxIntent, nonce: number): WatchedTransaction {
   const fees = { maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" };
@@ -121,14 +105,9 @@ describe("a transaction re-signed at a new nonce", () => {
     const project = await createTestProject("Nonce taken");
     await fund(project.walletAddress);
     // Nonce 0 goes to a transaction the service never signed.
-    await rpc("anvil_impersonateAccount", [project.walletAddress]);
-    await rpc("eth_sendTransaction", [{ from: project.walletAddress, to: project.walletAddress, value: "0x0" }]);
-    await rpc("anvil_stopImpersonatingAccount", [project.walletAddress]);
+    await spendOutsideTheService(project.walletAddress);
     const ctx = serviceContext(env);
-    const deadline = Date.now() + 10_000;
-    while ((await chainClient().getTransactionCount({ address: project.walletAddress as `0x${string}` })) === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await until(() => chainClient().getTransactionCount({ address: project.walletAddress as `0x${string}` }), (count) => count > 0);
     const ours = attempt(intentFor(project.id, project.walletAddress), 0);
     const untouched: SequencerPort = {
       bump: () => Promise.reject(new Error("no bump expected")),

@@ -1,59 +1,22 @@
 // Nonces nothing else will ever send must not stay gaps: the WalletSequencer's gap check fills
 // released ones, and takes back the transactions a restart cut off before their watcher stored
 // them (decision 30).
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
-import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
-import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
-import type { TxIntent } from "../../src/services/engine/types";
+import { watcherStub } from "../../src/durable-objects/stubs";
+import type { WatcherPort } from "../../src/services/engine/sequencer";
 import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
-import { chainClient, fund, rpc, waitForTransaction } from "../helpers/chain";
+import { chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { newCore, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
 import { call } from "../helpers/http";
-import { createTestProject, type TestProject } from "../helpers/projects";
-
-const noGapCheck = () => Promise.resolve();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { createTestProject } from "../helpers/projects";
 
 interface StoredNonces {
   next: number;
   released: number[];
   inflight?: { nonce: number; transactionId: string; at: number }[];
   filling?: number[];
-}
-
-async function walletIndexOf(projectId: string): Promise<number> {
-  const row = await env.DB.prepare("select wallet_index from projects where id = ?").bind(projectId).first<{ wallet_index: number }>();
-  return row!.wallet_index;
-}
-
-function transferIntent(project: TestProject, walletIndex: number): TxIntent {
-  return {
-    transactionId: crypto.randomUUID(),
-    jobId: crypto.randomUUID(),
-    projectId: project.id,
-    walletIndex,
-    walletAddress: project.walletAddress,
-    chainId: 1868,
-    kind: "transfer",
-    subjectId: null,
-    to: "0x000000000000000000000000000000000000dEaD",
-    data: "0x",
-    value: "1",
-    metadata: null,
-    payload: null,
-    revertAbi: "none",
-  };
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await sleep(250);
-  }
 }
 
 /** The wallet's transaction with this nonce among the last few blocks. */
@@ -83,16 +46,16 @@ describe("the sequencer's gap check", () => {
     const lost = transferIntent(project, walletIndex);
     const next = transferIntent(project, walletIndex);
 
-    const nextResult = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
-      void new SequencerCore(env, state.storage, cutOff, noGapCheck).submit(lost);
+    const nextResult = await withSequencerStorage(project, async (storage) => {
+      void newCore(storage, cutOff).submit(lost);
       // Its row lands; then the instance is gone, its nonce written down as in flight.
       await until(() => env.DB.prepare("select id from transactions where id = ?").bind(lost.transactionId).first(), (row) => row !== null);
-      const stored = (await state.storage.get<StoredNonces>("nonce"))!;
+      const stored = (await storage.get<StoredNonces>("nonce"))!;
       expect(stored.inflight?.map((entry) => [entry.nonce, entry.transactionId])).toEqual([[nonceBefore, lost.transactionId]]);
       // The restart happened a while ago.
-      await state.storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
+      await storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
 
-      const restarted = new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck);
+      const restarted = newCore(storage);
       await restarted.fillReleasedNonces(walletIndex, 1868);
       return restarted.submit(next);
     });
@@ -111,22 +74,21 @@ describe("the sequencer's gap check", () => {
     const wallet = project.walletAddress as Address;
     const nonce = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
 
-    const afterFirst = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
-      // A transaction at `nonce + 1` took its nonce after `nonce` was given back.
-      await state.storage.put<StoredNonces>("nonce", { next: nonce + 2, released: [nonce] });
-      await new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck).fillReleasedNonces(walletIndex, 1868);
-      return (await state.storage.get<StoredNonces>("nonce"))!;
-    });
+    const gapCheck = () =>
+      withSequencerStorage(project, async (storage) => {
+        await newCore(storage).fillReleasedNonces(walletIndex, 1868);
+        return (await storage.get<StoredNonces>("nonce"))!;
+      });
+    // A transaction at `nonce + 1` took its nonce after `nonce` was given back.
+    await withSequencerStorage(project, (storage) => storage.put<StoredNonces>("nonce", { next: nonce + 2, released: [nonce] }));
+    const afterFirst = await gapCheck();
     expect([afterFirst.released, afterFirst.filling]).toEqual([[], [nonce]]);
 
     await until(() => chainClient().getTransactionCount({ address: wallet, blockTag: "latest" }), (count) => count > nonce);
     const ours = await minedFrom(wallet, nonce);
     expect(ours && { to: ours.to, value: ours.value }).toEqual({ to: wallet.toLowerCase(), value: 0n });
 
-    const afterMined = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
-      await new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck).fillReleasedNonces(walletIndex, 1868);
-      return (await state.storage.get<StoredNonces>("nonce"))!;
-    });
+    const afterMined = await gapCheck();
     expect([afterMined.released, afterMined.filling]).toEqual([[], []]);
   });
 
@@ -158,8 +120,8 @@ describe("the sequencer's gap check", () => {
       filling: false,
       settled: false,
     };
-    const [filler, bumped] = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
-      const core = new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck);
+    const [filler, bumped] = await withSequencerStorage(project, async (storage) => {
+      const core = newCore(storage);
       const filled = await core.fill(exhausted);
       return [filled, await core.bump(filled)];
     });
@@ -181,9 +143,7 @@ describe("the sequencer's gap check", () => {
     const count = await chainClient().getTransactionCount({ address: wallet });
 
     // The sequencer still thinks `count` is next; the wallet spends it elsewhere.
-    await rpc("anvil_impersonateAccount", [wallet]);
-    await rpc("eth_sendTransaction", [{ from: wallet, to: wallet, value: "0x0" }]);
-    await rpc("anvil_stopImpersonatingAccount", [wallet]);
+    await spendOutsideTheService(wallet);
     await until(() => chainClient().getTransactionCount({ address: wallet }), (mined) => mined > count);
 
     const second = await transfer();

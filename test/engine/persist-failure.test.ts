@@ -6,10 +6,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { watcherStub, sequencerStub } from "../../src/durable-objects/stubs";
-import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
-import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
+import type { WatcherPort } from "../../src/services/engine/sequencer";
+import type { WatchedTransaction } from "../../src/services/engine/types";
 import { UNANNOUNCED_GRACE_MS } from "../../src/services/engine/watcher";
 import { chainClient, fund, rpc, waitForTransaction } from "../helpers/chain";
+import { newCore, sleep, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
 import { createTestProject } from "../helpers/projects";
 
 const unavailableWatcher: WatcherPort = {
@@ -17,35 +18,6 @@ const unavailableWatcher: WatcherPort = {
   forget: () => Promise.resolve(),
   record: () => Promise.resolve(null),
 };
-const noGapCheck = () => Promise.resolve();
-
-type TestProject = Awaited<ReturnType<typeof createTestProject>>;
-
-function transferIntent(project: TestProject, walletIndex: number): TxIntent {
-  return {
-    transactionId: crypto.randomUUID(),
-    jobId: crypto.randomUUID(),
-    projectId: project.id,
-    walletIndex,
-    walletAddress: project.walletAddress,
-    chainId: 1868,
-    kind: "transfer",
-    subjectId: null,
-    to: "0x000000000000000000000000000000000000dEaD",
-    data: "0x",
-    value: "1",
-    metadata: null,
-    payload: null,
-    revertAbi: "none",
-  };
-}
-
-async function walletIndexOf(projectId: string): Promise<number> {
-  const row = await env.DB.prepare("select wallet_index from projects where id = ?").bind(projectId).first<{ wallet_index: number }>();
-  return row!.wallet_index;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("a transaction that cannot be stored", () => {
   it("is not sent, leaves no row, and gives its nonce to the next transaction", async () => {
@@ -57,11 +29,11 @@ describe("a transaction that cannot be stored", () => {
 
     const refused = transfer();
     const sent = transfer();
-    const [refusedResult, sentResult] = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), async (_instance, state) => {
-      const failing = new SequencerCore(env, state.storage, () => unavailableWatcher, noGapCheck);
+    const [refusedResult, sentResult] = await withSequencerStorage(project, async (storage) => {
+      const failing = newCore(storage, () => unavailableWatcher);
       const first = await failing.submit(refused);
       // A fresh core reads the nonce state the failed submit left in storage.
-      const working = new SequencerCore(env, state.storage, (id) => watcherStub(env, id), noGapCheck);
+      const working = newCore(storage);
       return [first, await working.submit(sent)];
     });
 
@@ -97,9 +69,7 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
     });
 
     const withdrawn = transferIntent(project, walletIndex);
-    const result = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), (_instance, state) =>
-      new SequencerCore(env, state.storage, replyLost, noGapCheck).submit(withdrawn),
-    );
+    const result = await withSequencerStorage(project, (storage) => newCore(storage, replyLost).submit(withdrawn));
     expect(result.ok).toBe(false);
     expect(await env.DB.prepare("select id from transactions where id = ?").bind(withdrawn.transactionId).first()).toBeNull();
 
@@ -114,12 +84,7 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
 
     // Once its row can no longer come, the nonce it holds goes to a 0-value self-transfer.
     await runInDurableObject(watcher, (instance) => instance.track({ ...orphan, createdAt: Date.now() - UNANNOUNCED_GRACE_MS - 1_000 }));
-    const deadline = Date.now() + 20_000;
-    let settled = await stored();
-    while (!settled.settled && Date.now() < deadline) {
-      await sleep(250);
-      settled = await stored();
-    }
+    const settled = await until(stored, (record) => record.settled);
     expect(settled.settled).toBe(true);
     const filler = settled.hashes.at(-1)!;
     expect(filler.purpose).toBe("fill");

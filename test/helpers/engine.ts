@@ -1,0 +1,65 @@
+// Driving the wallet engine's pieces directly (a SequencerCore on a sequencer's storage, intents
+// without a route in front), for tests of failures no request can cause.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { Address } from "viem";
+import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
+import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
+import type { TxIntent } from "../../src/services/engine/types";
+import { rpc } from "./chain";
+import type { TestProject } from "./projects";
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Reads until `done` (or the timeout: the caller's assertions then fail on the last value). */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(250);
+  }
+}
+
+export async function walletIndexOf(projectId: string): Promise<number> {
+  const row = await env.DB.prepare("select wallet_index from projects where id = ?").bind(projectId).first<{ wallet_index: number }>();
+  return row!.wallet_index;
+}
+
+/** 1 wei to 0x…dEaD from the project's wallet. */
+export function transferIntent(project: Pick<TestProject, "id" | "walletAddress">, walletIndex: number): TxIntent {
+  return {
+    transactionId: crypto.randomUUID(),
+    jobId: crypto.randomUUID(),
+    projectId: project.id,
+    walletIndex,
+    walletAddress: project.walletAddress,
+    chainId: 1868,
+    kind: "transfer",
+    subjectId: null,
+    to: "0x000000000000000000000000000000000000dEaD",
+    data: "0x",
+    value: "1",
+    metadata: null,
+    payload: null,
+    revertAbi: "none",
+  };
+}
+
+export const realWatchers = (id: string): WatcherPort => watcherStub(env, id);
+export const noGapCheck = () => Promise.resolve();
+
+/** Runs `use` inside the project's WalletSequencer with a core of its own on the object's storage. */
+export function withSequencerStorage<T>(project: Pick<TestProject, "walletAddress">, use: (storage: DurableObjectStorage) => Promise<T>): Promise<T> {
+  return runInDurableObject(sequencerStub(env, 1868, project.walletAddress), (_instance, state) => use(state.storage));
+}
+
+/** A transaction from the project wallet that the service never signed (anvil impersonation). */
+export async function spendOutsideTheService(wallet: Address | string): Promise<void> {
+  await rpc("anvil_impersonateAccount", [wallet]);
+  await rpc("eth_sendTransaction", [{ from: wallet, to: wallet, value: "0x0" }]);
+  await rpc("anvil_stopImpersonatingAccount", [wallet]);
+}
+
+export const newCore = (storage: DurableObjectStorage, watchers: (id: string) => WatcherPort = realWatchers) =>
+  new SequencerCore(env, storage, watchers, noGapCheck);
