@@ -8,6 +8,8 @@ import type { Address } from "viem";
 import { onError } from "../../src/app";
 import { OutcomeUnknownError } from "../../src/lib/errors";
 import { idempotency } from "../../src/lib/idempotency";
+import { serviceContext } from "../../src/services/context";
+import { deployDrop } from "../../src/services/drops/deploy-drop";
 import type { AppBindings } from "../../src/lib/types";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
 import { call } from "../helpers/http";
@@ -71,6 +73,17 @@ describe("a failure after the transaction is sent", () => {
 });
 
 describe("an answer lost between the Worker and the wallet engine", () => {
+  it("leaves a deploy's drop in place, since its transaction may be on its way", async () => {
+    const project = await createTestProject("Lost deploy answer");
+    // A sequencer whose answer never comes back (its object reset mid-call).
+    const unanswered = { idFromName: () => ({}), get: () => ({ submit: () => Promise.reject(new Error("Durable Object reset")) }) };
+    const ctx = serviceContext({ ...env, WALLET_SEQUENCER: unanswered as unknown as Env["WALLET_SEQUENCER"] });
+    const deploying = deployDrop(ctx, project.id, { chainId: 1868, name: "Maybe deployed", mode: "standard", metadataStorageType: "self-hosted", baseUri: "https://example.com/m/" });
+    await expect(deploying).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const drop = await env.DB.prepare("select status from drops where project_id = ? and name = ?").bind(project.id, "Maybe deployed").first<{ status: string }>();
+    expect(drop?.status).toBe("pending");
+  });
+
   it("is stored under the Idempotency-Key and replayed, not run again", async () => {
     const project = await createTestProject("Lost answers");
     let runs = 0;

@@ -7,7 +7,7 @@ import { erc20Decimals } from "../../chain/erc20";
 import { classifySimulationError } from "../../chain/rpc-errors";
 import { collections, dropAllowlists, drops, tokenMetadata } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
-import { AppError, validationError } from "../../lib/errors";
+import { AppError, OutcomeUnknownError, validationError } from "../../lib/errors";
 import type { DropView, TokenMetadata } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
 import { metadataObjectKey, toOpenSeaMetadata } from "../metadata/token-metadata";
@@ -203,6 +203,8 @@ export async function deployDrop(
       revertAbi: "factory",
     }));
   } catch (error) {
+    // The deploy may be on its way: its drop must be there for the watcher to mark.
+    if (error instanceof OutcomeUnknownError) throw error;
     // Refused before anything was sent (sendFromProjectWallet answers a sent transaction even
     // when its own bookkeeping after the send fails), so the drop never existed.
     await ctx.db.batch([
