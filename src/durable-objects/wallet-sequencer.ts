@@ -12,7 +12,7 @@ interface Identity {
 
 /**
  * Allocates nonces for one wallet on one chain, signs and broadcasts (logic in
- * services/engine/sequencer.ts). Storage: `nonce` {next, released[]} (services/engine/wallet-nonces.ts), `reservation:<contract>`
+ * services/engine/sequencer.ts). Storage: `nonce` {next, released[], inflight[], filling[]} (services/engine/wallet-nonces.ts), `reservation:<contract>`
  * {anchor, unconfirmed} (services/engine/reservation-books.ts), `identity` {chainId,
  * walletIndex} for the gap-filling alarm, `pending:<kind>:<subject>`
  * (services/engine/pending-subjects.ts).
@@ -29,6 +29,7 @@ export class WalletSequencer extends DurableObject<Env> {
       (transactionId) => watcherStub(env, transactionId),
       (at) => this.scheduleGapCheck(at),
     );
+    void ctx.blockConcurrencyWhile(() => this.core.checkAfterRestart());
   }
 
   async submit(intent: TxIntent): Promise<SubmitResult> {
@@ -69,7 +70,7 @@ export class WalletSequencer extends DurableObject<Env> {
       await this.core.fillReleasedNonces(identity.walletIndex, identity.chainId);
     } catch (error) {
       logError(this.env, { where: "WalletSequencer.alarm" }, error);
-      await this.ctx.storage.setAlarm(Date.now() + 5_000);
+      await this.scheduleGapCheck(Date.now() + 5_000);
     }
   }
 }

@@ -67,6 +67,44 @@ describe("the sequencer's gap check", () => {
     expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
   });
 
+  it("takes back a withdrawal whose 'forget' did its work but lost its answer, so its nonce is reused", async () => {
+    const project = await createTestProject("Forget answer lost");
+    await fund(project.walletAddress);
+    const walletIndex = await walletIndexOf(project.id);
+    const wallet = project.walletAddress as Address;
+    const nonceBefore = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+    // Both calls reach the watcher and do their work; both answers are lost.
+    const answersLost = (id: string): WatcherPort => ({
+      track: async (record) => {
+        await watcherStub(env, id).track(record);
+        throw new Error("track's answer was lost");
+      },
+      forget: async () => {
+        await watcherStub(env, id).forget();
+        throw new Error("forget's answer was lost");
+      },
+      record: () => watcherStub(env, id).record(),
+    });
+    const withdrawn = transferIntent(project, walletIndex);
+    const next = transferIntent(project, walletIndex);
+
+    const nextResult = await withSequencerStorage(project, async (storage) => {
+      const refused = await newCore(storage, answersLost).submit(withdrawn);
+      expect(refused.ok).toBe(false);
+      const stored = (await storage.get<StoredNonces>("nonce"))!;
+      expect(stored.inflight?.map((entry) => entry.nonce)).toEqual([nonceBefore]);
+      await storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
+      const restarted = newCore(storage);
+      await restarted.fillReleasedNonces(walletIndex, 1868);
+      expect((await storage.get<StoredNonces>("nonce"))?.inflight).toEqual([]);
+      return restarted.submit(next);
+    });
+
+    expect(nextResult.ok).toBe(true);
+    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
+    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+  });
+
   it("fills a released nonce nobody reused and watches the filler until it is mined", async () => {
     const project = await createTestProject("Released");
     await fund(project.walletAddress);

@@ -16,7 +16,7 @@ import { serviceContext } from "../context";
 import { transactionView } from "../transactions/transaction-view";
 import { bumpedFees, engineConfig } from "./config";
 import { PendingSubjects, type SubjectRef } from "./pending-subjects";
-import { ORPHANED_NONCE_AGE_MS, WalletNonces } from "./wallet-nonces";
+import { WalletNonces, type NonceHolder } from "./wallet-nonces";
 import { UNANNOUNCED_GRACE_MS } from "./watcher";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
 import { ReservationBooks } from "./reservation-books";
@@ -44,6 +44,13 @@ function shortfall(book: ReservationBook, request: MintReservation): SubmitFailu
   return failure("sold_out", `only ${left} of ${request.totalSupply} tokens are left`);
 }
 
+const holderOf = (intent: TxIntent): NonceHolder => ({
+  transactionId: intent.transactionId,
+  kind: intent.kind,
+  subjectId: intent.subjectId,
+  contract: intent.reservation?.contract ?? null,
+});
+
 const failure = (code: SubmitFailure["error"]["code"], message: string, details?: SubmitFailure["error"]["details"]): SubmitFailure => ({
   ok: false,
   error: { code, message, ...(details ? { details } : {}) },
@@ -66,6 +73,11 @@ export class SequencerCore {
     this.nonces = new WalletNonces(storage, scheduleGapCheck);
     this.books = new ReservationBooks(storage);
     this.pendingSubjects = new PendingSubjects(storage, 2 * this.config.failAfterMs);
+  }
+
+  /** See WalletNonces.checkAfterRestart. */
+  checkAfterRestart(): Promise<void> {
+    return this.nonces.checkAfterRestart();
   }
 
   async submit(intent: TxIntent): Promise<SubmitResult> {
@@ -115,8 +127,7 @@ export class SequencerCore {
       if (soldOut) return soldOut;
     }
     this.pendingSubjects.hold(intent, intent.transactionId);
-    const holder = { transactionId: intent.transactionId, kind: intent.kind, subjectId: intent.subjectId, contract: intent.reservation?.contract ?? null };
-    let nonce = this.nonces.allocate(holder);
+    let nonce = this.nonces.allocate(holderOf(intent));
     let firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
 
     const createdAt = new Date();
@@ -181,7 +192,7 @@ export class SequencerCore {
         return this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
       }
       // The watcher holds the nonce from here: it sends, settles or fills it whatever happens to this object.
-      await this.nonces.stored(nonce);
+      this.nonces.stored(nonce);
       const row = inserted.value;
       if (!row) {
         // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
@@ -210,7 +221,7 @@ export class SequencerCore {
         // Someone else used this nonce (a transaction sent outside the service): move past it.
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
         await this.nonces.resync(chain.rpcUrl, intent.walletAddress);
-        nonce = this.nonces.allocate(holder);
+        nonce = this.nonces.allocate(holderOf(intent));
         if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
         continue;
       }
@@ -245,16 +256,20 @@ export class SequencerCore {
     for (const failed of [forgotten, deleted].filter((outcome) => outcome.status === "rejected")) {
       logError(this.env, { where: "SequencerCore.withdraw", transactionId: intent.transactionId }, failed.reason);
     }
-    if (forgotten.status === "rejected" && deleted.status === "rejected") {
-      await this.nonces.stored(nonce);
-      return { ...failure("internal_error", `transaction ${intent.transactionId} could not be taken back and may still be sent`), outcomeUnknown: true };
-    }
-    await this.pendingSubjects.release(intent, intent.transactionId, false);
     if (forgotten.status === "rejected") {
-      // That watcher keeps the nonce: it fills it, never sending bytes without a row (decision 26).
-      await this.nonces.stored(nonce);
+      // Whether a watcher still holds the bytes is unknown (the call may have failed either side
+      // of its work): the gap check asks it later, as for a transaction a restart cut off, and
+      // either leaves the nonce to that watcher or takes everything back.
+      await this.nonces.unsure(nonce, holderOf(intent));
+      if (deleted.status === "rejected") {
+        // With its row still there such a watcher would send the bytes: the outcome is unknown.
+        return { ...failure("internal_error", `transaction ${intent.transactionId} could not be taken back and may still be sent`), outcomeUnknown: true };
+      }
+      await this.pendingSubjects.release(intent, intent.transactionId, false);
       return refusal;
     }
+    if (deleted.status === "rejected") await deleteUnsentRow(db, intent.transactionId).catch(() => undefined);
+    await this.pendingSubjects.release(intent, intent.transactionId, false);
     if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
     await this.nonces.release(nonce);
     return refusal;
@@ -347,19 +362,19 @@ export class SequencerCore {
    * no record is taken back (its row deleted, hold and token ids freed) and its nonce released.
    */
   private async reclaimOrphans(): Promise<void> {
-    const { due, waiting } = this.nonces.orphans();
-    for (const orphan of due) {
+    const orphans = await this.nonces.orphans();
+    for (const orphan of orphans) {
       const record = await this.watcherFor(orphan.transactionId).record();
       if (record?.nonce === orphan.nonce) {
-        await this.nonces.stored(orphan.nonce);
+        this.nonces.stored(orphan.nonce);
         continue;
       }
       await deleteUnsentRow(serviceContext(this.env).db, orphan.transactionId);
-      await this.pendingSubjects.release({ kind: orphan.kind as TxIntent["kind"], subjectId: orphan.subjectId }, orphan.transactionId, false);
+      await this.pendingSubjects.release({ kind: orphan.kind, subjectId: orphan.subjectId }, orphan.transactionId, false);
       if (orphan.contract) await this.releaseIds(orphan.contract, orphan.nonce);
       await this.nonces.release(orphan.nonce);
     }
-    if (waiting.length) await this.nonces.checkAgainAt(Math.min(...waiting.map((orphan) => orphan.at)) + ORPHANED_NONCE_AGE_MS);
+    if (orphans.length) await this.nonces.persist();
   }
 
   private book(request: MintReservation): Promise<ReservationBook> {

@@ -1,17 +1,20 @@
 // One wallet's nonces on one chain, as its WalletSequencer hands them out. Storage: `nonce` =
 // NonceState. The state lives in memory once loaded and is written through on every change.
 import { transactionCount } from "../../chain/transactions";
+import type { TxKind } from "./types";
 
 /** A nonce handed out whose transaction is not yet stored with its watcher. */
 export interface InflightNonce {
   nonce: number;
   transactionId: string;
-  kind: string;
+  kind: TxKind;
   subjectId: string | null;
   /** The drop whose token ids the transaction reserved, if any. */
   contract: string | null;
   at: number;
 }
+
+export type NonceHolder = Omit<InflightNonce, "nonce" | "at">;
 
 interface NonceState {
   next: number;
@@ -28,7 +31,7 @@ interface NonceState {
 
 const NONCE_KEY = "nonce";
 /** How long a released nonce may wait for a new request before a filler takes it. */
-export const RELEASED_NONCE_GRACE_MS = 5_000;
+const RELEASED_NONCE_GRACE_MS = 5_000;
 /** Past this age an in-flight entry left by an earlier instance can have no write still under way. */
 export const ORPHANED_NONCE_AGE_MS = 30_000;
 
@@ -76,7 +79,7 @@ export class WalletNonces {
    * Synchronous on purpose: no other request may interleave between reading and bumping `next`.
    * The nonce is written down as in flight in the same write, until `stored` or `release`.
    */
-  allocate(holder: Omit<InflightNonce, "nonce" | "at">): number {
+  allocate(holder: NonceHolder): number {
     const state = this.loaded();
     const reused = state.released.length ? Math.min(...state.released) : undefined;
     const nonce = reused ?? state.next++;
@@ -86,12 +89,33 @@ export class WalletNonces {
     return nonce;
   }
 
-  /** Its transaction is stored with a watcher, which from now on sends, settles or fills the nonce. */
-  async stored(nonce: number): Promise<void> {
+  /**
+   * Its transaction is stored with a watcher, which from now on sends, settles or fills the nonce.
+   * Struck off in memory only (the next write of the state carries it): an entry a reset leaves in
+   * storage is found to have its watcher and dropped then, so a write per transaction is saved.
+   */
+  stored(nonce: number): void {
     const state = this.loaded();
     state.inflight = (state.inflight ?? []).filter((entry) => entry.nonce !== nonce);
     this.orphaned.delete(nonce);
+  }
+
+  /** Writes what `stored` struck off in memory. */
+  async persist(): Promise<void> {
+    await this.storage.put(NONCE_KEY, this.loaded());
+  }
+
+  /**
+   * A withdrawal that did not fully go through: whether a watcher still holds the transaction is
+   * unknown, so the nonce is handled as one a restart cut off (the gap check asks the watcher).
+   */
+  async unsure(nonce: number, holder: NonceHolder): Promise<void> {
+    const state = this.loaded();
+    const entry = state.inflight?.find((candidate) => candidate.nonce === nonce) ?? { ...holder, nonce, at: Date.now() };
+    state.inflight = [...(state.inflight ?? []).filter((candidate) => candidate.nonce !== nonce), entry];
+    this.orphaned.add(nonce);
     await this.storage.put(NONCE_KEY, state);
+    await this.scheduleGapCheck(entry.at + ORPHANED_NONCE_AGE_MS);
   }
 
   /** A nonce that will never be broadcast: the last one is simply taken back, others wait for reuse or a filler. */
@@ -129,20 +153,25 @@ export class WalletNonces {
   }
 
   /**
-   * In-flight entries a restart cut off (after `load`): `due` once old enough that no write of
-   * theirs can still be under way, `waiting` until then.
+   * In-flight entries a restart cut off (after `load`) that are old enough that no write of theirs
+   * can still be under way; a gap check is set for the younger ones.
    */
-  orphans(now = Date.now()): { due: InflightNonce[]; waiting: InflightNonce[] } {
+  async orphans(): Promise<InflightNonce[]> {
+    const now = Date.now();
     const cutOff = (this.loaded().inflight ?? []).filter((entry) => this.orphaned.has(entry.nonce));
-    return {
-      due: cutOff.filter((entry) => now - entry.at >= ORPHANED_NONCE_AGE_MS),
-      waiting: cutOff.filter((entry) => now - entry.at < ORPHANED_NONCE_AGE_MS),
-    };
+    const waiting = cutOff.filter((entry) => now - entry.at < ORPHANED_NONCE_AGE_MS);
+    if (waiting.length) await this.scheduleGapCheck(Math.min(...waiting.map((entry) => entry.at)) + ORPHANED_NONCE_AGE_MS);
+    return cutOff.filter((entry) => now - entry.at >= ORPHANED_NONCE_AGE_MS);
   }
 
 
-  checkAgainAt(at: number): Promise<void> {
-    return this.scheduleGapCheck(at);
+  /**
+   * A fresh object (after a reset) sets a gap check for what the reset cut off, without waiting
+   * for a request: the wallet's later transactions may be queued behind those nonces.
+   */
+  async checkAfterRestart(): Promise<void> {
+    const inflight = (await this.storage.get<NonceState>(NONCE_KEY))?.inflight ?? [];
+    if (inflight.length) await this.scheduleGapCheck(Math.min(...inflight.map((entry) => entry.at)) + ORPHANED_NONCE_AGE_MS);
   }
 
   /** Takes over stored state; any in-flight entry in it belongs to an instance that is gone. */
