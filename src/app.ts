@@ -10,6 +10,7 @@ import type { AppBindings } from "./lib/types";
 import { registerOpenApi } from "./openapi";
 import { routers } from "./routes";
 import { dashboardRouter } from "./routes/dashboard/dashboard.index";
+import { ChainUnavailableError } from "./chain/chain-unavailable";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -19,6 +20,9 @@ export const onError: ErrorHandler<AppBindings> = (err, c) => {
   let appError: AppError;
   if (err instanceof AppError) {
     appError = err;
+  } else if (err instanceof ChainUnavailableError) {
+    // A chain read no node answered, wherever it happened: the client's 502, safe to retry.
+    appError = new AppError("chain_unavailable", "the chain's RPC did not answer; the request can be retried");
   } else if (err instanceof HTTPException && err.status < 500) {
     // Hono raises these for unreadable bodies (malformed JSON, wrong content type).
     appError = new AppError("validation_error", err.message || "invalid request body", [

@@ -3,7 +3,6 @@
 // it reads the contract's logs on their own until they reach the chain cursor, then with the
 // other collections (services/indexer/backfill.ts).
 import { and, eq, or } from "drizzle-orm";
-import { ChainUnavailableError } from "../../chain/chain-unavailable";
 import { detectNftSchema, hasContractCode } from "../../chain/collection-probe";
 import { collections } from "../../db/schema";
 import { getChain } from "../../lib/chains";
@@ -29,18 +28,12 @@ export interface RegisterCollectionInput {
 export async function registerCollection(ctx: ServiceContext, input: RegisterCollectionInput): Promise<Collection> {
   const chain = getChain(ctx.env, input.chainId);
   await assertNew(ctx, input);
-  let schema: "ERC721" | "ERC1155" | null;
-  let cursor: number;
-  try {
-    if (!(await hasContractCode(chain.rpcUrl, input.contractAddress))) {
-      throw validationError("body.contractAddress", `no contract code at this address on chain ${chain.chainId}`);
-    }
-    schema = input.schema ?? (await detectNftSchema(chain.rpcUrl, input.contractAddress));
-    ({ cursor } = await chainCursor(ctx.env.DB, chain));
-  } catch (error) {
-    if (error instanceof ChainUnavailableError) throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
-    throw error;
+  // A read no node answered throws ChainUnavailableError: the error handler's 502.
+  if (!(await hasContractCode(chain.rpcUrl, input.contractAddress))) {
+    throw validationError("body.contractAddress", `no contract code at this address on chain ${chain.chainId}`);
   }
+  const schema = input.schema ?? (await detectNftSchema(chain.rpcUrl, input.contractAddress));
+  const { cursor } = await chainCursor(ctx.env.DB, chain);
   if (!schema) {
     throw validationError("body.schema", "the contract declares neither ERC-721 nor ERC-1155 through ERC-165; pass schema explicitly");
   }

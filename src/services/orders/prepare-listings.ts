@@ -4,7 +4,6 @@ import { and, eq } from "drizzle-orm";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import { encodeSetApprovalForAll, ITEM_TYPE, orderHashOf, orderTypedData, seaportCounter, ZERO_BYTES32, type OrderComponentsJson } from "../../chain/seaport";
 import { checksumAddress } from "../../chain/address";
-import { ChainUnavailableError } from "../../chain/chain-unavailable";
 import { collections, drops } from "../../db/schema";
 import { getChain } from "../../lib/chains";
 import { AppError, validationError } from "../../lib/errors";
@@ -41,16 +40,6 @@ function secondsOf(iso: string, path: string): bigint {
   return BigInt(Math.floor(ms / 1000));
 }
 
-/** A chain read the node did not answer is the client's 502; anything else is not ours to rename. */
-async function answered<T>(chainId: number, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof ChainUnavailableError) throw new AppError("chain_unavailable", `chain ${chainId} RPC did not answer`);
-    throw error;
-  }
-}
-
 function listingWindow(input: PrepareListingsInput): { start: bigint; end: bigint } {
   const now = BigInt(Math.floor(Date.now() / 1000));
   const start = input.startTime ? secondsOf(input.startTime, "body.startTime") : now;
@@ -84,13 +73,13 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     const total = BigInt(item.unitPrice) * quantity;
     if (total > UINT256_MAX) throw validationError(`${at}.unitPrice`, "unitPrice × quantity must fit in uint256");
 
-    const owns = await answered(chain.chainId, async () =>
+    // A read no node answered throws ChainUnavailableError: the error handler's 502.
+    const owns =
       collection.schema === "ERC721"
         ? (await erc721OwnerOf(chain.rpcUrl, item.contractAddress, item.tokenId)) === offerer
-        : (await erc1155BalanceOf(chain.rpcUrl, item.contractAddress, offerer, item.tokenId)) >= quantity,
-    );
+        : (await erc1155BalanceOf(chain.rpcUrl, item.contractAddress, offerer, item.tokenId)) >= quantity;
     if (!owns) throw new AppError("not_token_owner", `${at}: the offerer does not own token ${item.tokenId}`, [{ path: `${at}.tokenId`, message: "not owned by the offerer" }]);
-    if (!(await answered(chain.chainId, () => canOperate(chain.rpcUrl, item.contractAddress, offerer, chain.seaportAddress)))) needsApproval.add(item.contractAddress);
+    if (!(await canOperate(chain.rpcUrl, item.contractAddress, offerer, chain.seaportAddress))) needsApproval.add(item.contractAddress);
 
     const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
     const fee = drop ? (total * BigInt(drop.creatorFeeBps)) / 10_000n : 0n;
