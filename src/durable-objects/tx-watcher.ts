@@ -37,7 +37,7 @@ export class TxWatcher extends DurableObject<Env> {
     if (!stored || stored.settled) return;
     const sequencer = sequencerStub(this.env, stored.chainId, stored.walletAddress);
     const attempt = attemptOf(stored);
-    const store: RecordStore = { save: (record) => this.saveAttempt(attempt, record) };
+    const store: RecordStore = { save: (record) => this.saveAttempt(attempt, record), isCurrent: () => this.holds(attempt) };
     try {
       const { record, nextPollInMs } = await pollOnce(serviceContext(this.env), stored, sequencer, store);
       await this.saveAttempt(attempt, record);
@@ -47,8 +47,8 @@ export class TxWatcher extends DurableObject<Env> {
       if (error instanceof SupersededRecord) return;
       // An RPC or D1 hiccup: keep what is stored (a re-signed version included) and try again later.
       logWarn(this.env, { where: "TxWatcher.alarm", transactionId: stored.id }, error);
-      const current = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
-      if (!current || attemptOf(current) !== attempt) return;
+      const current = await this.current(attempt);
+      if (!current) return;
       await this.ctx.storage.put(RECORD_KEY, { ...current, polls: current.polls + 1 });
       await this.ctx.storage.setAlarm(Date.now() + pollDelay(engineConfig(this.env), current.polls + 1));
     }
@@ -60,8 +60,17 @@ export class TxWatcher extends DurableObject<Env> {
    * The read and the write run with no other event in between (input gate).
    */
   private async saveAttempt(attempt: string, record: WatchedTransaction): Promise<void> {
-    const current = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
-    if (!current || attemptOf(current) !== attempt) throw new SupersededRecord(`transaction ${record.id} was re-signed or withdrawn during the poll`);
+    if (!(await this.current(attempt))) throw new SupersededRecord(`transaction ${record.id} was re-signed or withdrawn during the poll`);
     await this.ctx.storage.put(RECORD_KEY, record);
+  }
+
+  /** The stored record while it is still `attempt`, else null. */
+  private async current(attempt: string): Promise<WatchedTransaction | null> {
+    const stored = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
+    return stored && attemptOf(stored) === attempt ? stored : null;
+  }
+
+  private async holds(attempt: string): Promise<boolean> {
+    return (await this.current(attempt)) !== null;
   }
 }

@@ -115,7 +115,7 @@ describe("a transaction re-signed at a new nonce", () => {
       settleReservation: () => Promise.resolve(),
       releaseSubject: () => Promise.resolve(),
     };
-    const store: RecordStore = { save: () => Promise.resolve() };
+    const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true) };
 
     // One sighting could be a node a block behind another: keep polling.
     const first = await pollOnce(ctx, ours, untouched, store);
@@ -125,5 +125,15 @@ describe("a transaction re-signed at a new nonce", () => {
 
     const later = await pollOnce(ctx, { ...first.record, nonceTakenSince: Date.now() - NONCE_TAKEN_CONFIRM_MS }, untouched, store);
     expect([later.nextPollInMs, later.record.settled]).toEqual([null, true]);
+
+    // A buy re-signed meanwhile keeps its id, and its hold: the old attempt must not free it.
+    const released: string[] = [];
+    const holdKeeper: SequencerPort = { ...untouched, releaseSubject: (_subject, id) => Promise.resolve(void released.push(id)) };
+    const replaced: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(false) };
+    const oldBuy = { ...first.record, kind: "buy" as const, subjectId: `0x${"ab".repeat(32)}`, nonceTakenSince: Date.now() - NONCE_TAKEN_CONFIRM_MS };
+    await expect(pollOnce(ctx, oldBuy, holdKeeper, replaced)).rejects.toBeInstanceOf(SupersededRecord);
+    expect(released).toEqual([]);
+    await pollOnce(ctx, oldBuy, holdKeeper, store);
+    expect(released).toEqual([oldBuy.id]);
   });
 });

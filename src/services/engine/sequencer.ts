@@ -338,6 +338,8 @@ export class SequencerCore {
     await this.reclaimOrphans();
     const { released, filling } = this.nonces.takeForFilling();
     if (!released.length && !filling.length) return;
+    // Released nonces move to `filling` once a filler for them went out, never back to reuse.
+    const sent: number[] = [];
     try {
       const mined = await transactionCount(chain.rpcUrl, account.address, "latest");
       const unmined = [...released, ...filling].filter((nonce) => nonce >= mined);
@@ -346,12 +348,16 @@ export class SequencerCore {
         for (const nonce of unmined) {
           const signed = await signTransaction(account, { chainId, nonce, to: account.address, data: "0x", value: 0n, gas: 21_000n, ...fees });
           await broadcastRaw(chain.rpcUrl, signed.raw);
+          sent.push(nonce);
         }
       }
       await this.nonces.afterFilling(unmined, []);
     } catch (error) {
-      // Nothing known about these fillers: offer the released ones again, keep watching the others.
-      await this.nonces.afterFilling(filling, released);
+      // Offer again only the released nonces no filler was sent for; keep watching the rest.
+      await this.nonces.afterFilling(
+        [...new Set([...filling, ...sent])],
+        released.filter((nonce) => !sent.includes(nonce)),
+      );
       throw error;
     }
   }

@@ -26,6 +26,8 @@ export interface RecordStore {
    * SupersededRecord when the stored record is no longer this attempt.
    */
   save(record: WatchedTransaction): Promise<void>;
+  /** Whether the stored record is still the attempt this poll started from. */
+  isCurrent(): Promise<boolean>;
 }
 
 /** The sequencer replaced (nonce re-sign) or withdrew the record this poll started from. */
@@ -82,17 +84,17 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   let record: WatchedTransaction = { ...stored, polls: stored.polls + 1 };
 
   const found = await findReceipt(rpcUrl, record);
-  if (found) return settle(ctx, record, settlementOf(found), sequencer);
+  if (found) return settle(ctx, record, settlementOf(found), sequencer, store);
 
   // The nonce went to a transaction we never signed (sent outside the service): ours can't land.
   if ((await transactionCount(rpcUrl, record.walletAddress, "latest")) > record.nonce) {
     const again = await findReceipt(rpcUrl, record);
-    if (again) return settle(ctx, record, settlementOf(again), sequencer);
+    if (again) return settle(ctx, record, settlementOf(again), sequencer, store);
     // Behind a load balancer the count and the receipt can come from nodes a block apart: a mined
     // transaction of ours must not end `failed`, so the nonce has to look taken for a while.
     record.nonceTakenSince ??= Date.now();
     if (Date.now() - record.nonceTakenSince < NONCE_TAKEN_CONFIRM_MS) return { record, nextPollInMs: pollDelay(config, record.polls) };
-    return settle(ctx, record, { status: "failed", reason: "its nonce was used by another transaction from the project wallet" }, sequencer);
+    return settle(ctx, record, { status: "failed", reason: "its nonce was used by another transaction from the project wallet" }, sequencer, store);
   }
   delete record.nonceTakenSince;
 
@@ -145,8 +147,16 @@ async function unannounced(
   return { record: filler, nextPollInMs: pollDelay(config, filler.polls) };
 }
 
-async function settle(ctx: ServiceContext, record: WatchedTransaction, settlement: Settlement, sequencer: SequencerPort): Promise<PollResult> {
+async function settle(
+  ctx: ServiceContext,
+  record: WatchedTransaction,
+  settlement: Settlement,
+  sequencer: SequencerPort,
+  store: RecordStore,
+): Promise<PollResult> {
   await finalizeTransaction(ctx, record, settlement);
+  // A re-signed attempt keeps the transaction's id, and so its hold: only the current attempt frees it.
+  if (!(await store.isCurrent())) throw new SupersededRecord(`transaction ${record.id} was re-signed or withdrawn during the poll`);
   if (record.reservation) {
     const { contract } = record.reservation;
     const minted = settlement.status === "confirmed" ? nextTokenIdAfter(settlement.receipt, contract) : null;
