@@ -14,7 +14,16 @@ const columns = (table, names) => names.map((name) => `"${table}"."${name}"`);
 const SELECT_WITH_RELATIONS =
   `select ${[...columns("assets", ASSET_COLUMNS), ...columns("collections", COLLECTION_COLUMNS), ...columns("orders", ORDER_COLUMNS)].join(", ")} ` +
   `from "assets" left join "collections" on "collections"."id" = "assets"."collection_id" ` +
-  `left join "orders" on ("orders"."order_hash" = "assets"."best_order_hash" and "orders"."status" = ? and "orders"."end_time" > ?)`;
+  // asset-view.ts liveBestOrderHash(): the recorded best listing while live, else the next live one.
+  `left join "orders" on "orders"."order_hash" = (case
+    when "assets"."best_order_hash" is null then null
+    when exists (select 1 from orders b where b.order_hash = "assets"."best_order_hash" and b.status = 'active' and b.end_time > ?)
+      then "assets"."best_order_hash"
+    else (select n.order_hash from orders n
+          where n.chain_id = "assets"."chain_id" and n.contract_address = "assets"."contract_address" and n.token_id = "assets"."token_id"
+            and n.status = 'active' and n.end_time > ?
+          order by n.price_sort asc, n.created_at asc limit 1)
+  end)`;
 
 const ORDER_BY = {
   "createdAt:DESC": `"assets"."created_at" desc, "assets"."id" desc`,
@@ -24,7 +33,7 @@ const ORDER_BY = {
 };
 // Price keys start with the currency class (src/services/orders/price-sort.ts): '0' native, '1' ERC20.
 const ERC20_CLASS = "1";
-// orderOf(): with hasListings=true the service drops the constant "unlisted last" term.
+// read-assets.ts: with hasListings=true the service drops the constant "unlisted last" term.
 const orderBy = (query) =>
   query.sortBy === "price:ASC" && query.hasListings === true
     ? `"assets"."best_price_sort" asc, "assets"."created_at" desc, "assets"."id" desc`
@@ -90,7 +99,7 @@ export function pageSql(whereSql, whereParams, order, { page, limit }, now = Dat
   const offset = (page - 1) * limit;
   return {
     sql: `${SELECT_WITH_RELATIONS} where "assets"."id" in (select "id" from "assets"${whereSql} order by ${order} limit ?${offset ? " offset ?" : ""}) order by ${order}`,
-    params: ["active", now, ...whereParams, limit, ...(offset ? [offset] : [])],
+    params: [now, now, ...whereParams, limit, ...(offset ? [offset] : [])],
   };
 }
 
@@ -99,7 +108,7 @@ export function assetSql({ chainId, contractAddress, tokenId }, now = Date.now()
   return [
     {
       sql: `${SELECT_WITH_RELATIONS} where ("assets"."chain_id" = ? and "assets"."contract_address" = ? and "assets"."token_id" = ?)`,
-      params: ["active", now, chainId, contractAddress, tokenId],
+      params: [now, now, chainId, contractAddress, tokenId],
     },
   ];
 }
