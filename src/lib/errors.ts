@@ -57,10 +57,7 @@ export class AppError extends Error {
  * that key replays it rather than risking a second transaction.
  */
 export class OutcomeUnknownError extends AppError {
-  constructor(
-    message: string,
-    readonly transactionId: string,
-  ) {
+  constructor(message: string, transactionId: string) {
     super("internal_error", message, [{ path: "transaction", message: `look it up with GET /v1/transactions/${transactionId} (404 = not sent)` }]);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from "../lib/errors";
+import { MAX_UINT256 } from "../lib/uint256";
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -23,7 +24,7 @@ export const UintString = z
   .string()
   .regex(UINT_DIGITS, "must be a non-negative integer string")
   // Checks after a failed regex still run in zod 4, so this one must not assume the format.
-  .refine((value) => !UINT_DIGITS.test(value) || BigInt(value) < 2n ** 256n, "must fit in uint256")
+  .refine((value) => !UINT_DIGITS.test(value) || BigInt(value) <= MAX_UINT256, "must fit in uint256")
   .openapi({ example: "1000000000000000" });
 
 /** A UintString greater than zero. */

@@ -2,6 +2,7 @@
 // Pure: no I/O, so deploy can validate before it signs anything.
 import { allowlistProof, buildAllowlistTree, verifyAllowlistProof, type AllowlistLeaf, type AllowlistTreeDump } from "../../chain/merkle";
 import { AppError } from "../../lib/errors";
+import { MAX_UINT256 } from "../../lib/uint256";
 
 export interface AllowlistEntry {
   /** Lower-case. */
@@ -61,7 +62,7 @@ function parsePrice(raw: string, line: number): string {
     throw lineError(line, `price ${quoted(raw)} must be a non-negative integer in the currency's smallest unit (no decimals or exponents)`);
   }
   const value = withoutLeadingZeros(raw);
-  if (value.length > MAX_UINT256_DIGITS || BigInt(value) >= 2n ** 256n) throw lineError(line, "price must be less than 2^256");
+  if (value.length > MAX_UINT256_DIGITS || BigInt(value) > MAX_UINT256) throw lineError(line, "price must be less than 2^256");
   return value;
 }
 

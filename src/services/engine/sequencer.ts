@@ -206,17 +206,14 @@ export class SequencerCore {
 
       // A persist this slow may have let the watcher decide the row is never coming and fill the
       // nonce (watcher.ts, after UNANNOUNCED_GRACE_MS): its bytes are the watcher's to send now.
-      if (Date.now() - createdAt.getTime() > SLOW_PERSIST_MS) {
-        return { ok: true, transaction: transactionView(row), ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
-      }
+      const accepted: SubmitResult = { ok: true, transaction: transactionView(row), ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
+      if (Date.now() - createdAt.getTime() > SLOW_PERSIST_MS) return accepted;
 
       // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
       //    A fee cap under the next block's base fee is the watcher's too: it re-prices the same
       //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
       const outcome = await broadcastRaw(chain.rpcUrl, signed.raw);
-      if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") {
-        return { ok: true, transaction: transactionView(row), ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
-      }
+      if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
       if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
         // Someone else used this nonce (a transaction sent outside the service): move past it.
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);

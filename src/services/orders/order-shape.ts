@@ -2,6 +2,7 @@
 // currency, the first consideration paying the offerer, open (unrestricted) orders.
 import type { OrderComponentsJson } from "../../chain/seaport";
 import { AppError } from "../../lib/errors";
+import { MAX_UINT256 } from "../../lib/uint256";
 
 export interface OrderSummary {
   contract: string;
@@ -19,8 +20,6 @@ const BYTES32 = /^0x[0-9a-fA-F]{64}$/;
 const UINT = /^(0|[1-9][0-9]{0,77})$/;
 const HEX_UINT = /^0x[0-9a-fA-F]{1,64}$/;
 const ZERO = "0x0000000000000000000000000000000000000000";
-/** Seaport's integers are uint256; 78 digits reach past it, and viem refuses to hash more. */
-export const UINT256_MAX = 2n ** 256n - 1n;
 
 const invalid = (path: string, message: string) =>
   new AppError("validation_error", `${path}: ${message}`, [{ path, message }]);
@@ -31,7 +30,7 @@ export function canonicalOrder(raw: Record<string, unknown>, path = "body.parame
   const uint = (value: unknown, at: string): string => {
     if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value);
     if (typeof value === "string" && UINT.test(value)) {
-      if (BigInt(value) > UINT256_MAX) throw invalid(`${path}.${at}`, "must fit in uint256");
+      if (BigInt(value) > MAX_UINT256) throw invalid(`${path}.${at}`, "must fit in uint256");
       return value;
     }
     if (typeof value === "string" && HEX_UINT.test(value)) return BigInt(value).toString();
@@ -96,7 +95,7 @@ export function summarizeListing(order: OrderComponentsJson, path = "body.parame
   if (BigInt(order.startTime) > BigInt(order.endTime)) throw invalid(`${path}.endTime`, "must not be before startTime");
   const totalPrice = order.consideration.reduce((sum, item) => sum + BigInt(item.startAmount), 0n);
   // No buyer can pay more than uint256, and the price sort key holds 78 digits.
-  if (totalPrice > UINT256_MAX) throw invalid(`${path}.consideration`, "the amounts must add up to at most uint256");
+  if (totalPrice > MAX_UINT256) throw invalid(`${path}.consideration`, "the amounts must add up to at most uint256");
   return {
     contract: offer.token,
     tokenId: offer.identifierOrCriteria,

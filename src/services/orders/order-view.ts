@@ -6,15 +6,15 @@ import { listingView } from "../views";
 type OrderRow = typeof orders.$inferSelect;
 
 /** The status as of `nowMs`: an active order past its end time is expired before the sweep records it. */
-export function orderStatusAt(row: Pick<OrderRow, "status" | "endTime">, nowMs: number): OrderRow["status"] {
+function orderStatusAt(row: Pick<OrderRow, "status" | "endTime">, nowMs: number): OrderRow["status"] {
   return row.status === "active" && row.endTime.getTime() <= nowMs ? "expired" : row.status;
 }
 
-export function orderView(row: OrderRow, nowMs = Date.now()) {
+export function orderView(row: OrderRow) {
   return {
     ...listingView(row),
     chainId: row.chainId,
-    status: orderStatusAt(row, nowMs),
+    status: orderStatusAt(row, Date.now()),
     contractAddress: checksumAddress(row.contractAddress),
     tokenId: row.tokenId,
     currencyAddress: row.currencyAddress ? checksumAddress(row.currencyAddress) : null,

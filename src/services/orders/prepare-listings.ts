@@ -9,7 +9,7 @@ import { getChain } from "../../lib/chains";
 import { AppError, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { saveDraft } from "./drafts";
-import { UINT256_MAX } from "./order-shape";
+import { MAX_UINT256 } from "../../lib/uint256";
 
 export interface ListingItemInput {
   contractAddress: string;
@@ -71,7 +71,7 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     if (collection.schema === "ERC721" && quantity !== 1n) throw validationError(`${at}.quantity`, "must be 1 for an ERC721 token");
     if (quantity === 0n) throw validationError(`${at}.quantity`, "must be at least 1");
     const total = BigInt(item.unitPrice) * quantity;
-    if (total > UINT256_MAX) throw validationError(`${at}.unitPrice`, "unitPrice × quantity must fit in uint256");
+    if (total > MAX_UINT256) throw validationError(`${at}.unitPrice`, "unitPrice × quantity must fit in uint256");
 
     // A read no node answered throws ChainUnavailableError: the error handler's 502.
     const owns =

@@ -4,7 +4,7 @@
 // ranks before any token price, and token prices only among themselves (decisions 22 and 27).
 // A native key is still the price's digits, so SQL min() over native keys parses as a number.
 const UINT256_DIGITS = 78;
-export const NATIVE_CLASS = "0";
+const NATIVE_CLASS = "0";
 export const ERC20_CLASS = "1";
 
 export function priceSortKey(unitPrice: bigint, currencyAddress: string | null): string {

@@ -8,8 +8,9 @@ import { erc20Allowance, erc20Balance } from "../../chain/erc20";
 import { classifySimulationError } from "../../chain/rpc-errors";
 import type { ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
+import { MAX_UINT256 } from "../../lib/uint256";
 
-export const UNLIMITED_ALLOWANCE = 2n ** 256n - 1n;
+export const UNLIMITED_ALLOWANCE = MAX_UINT256;
 
 interface TokenBudget {
   balance: bigint;
