@@ -8,7 +8,7 @@ import { watcherStub } from "../../src/durable-objects/stubs";
 import type { WatcherPort } from "../../src/services/engine/sequencer";
 import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
-import { newCore, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
+import { fundedProject, newCore, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 
@@ -32,11 +32,7 @@ async function minedFrom(wallet: Address, nonce: number) {
 
 describe("the sequencer's gap check", () => {
   it("takes back a transaction a restart cut off before its watcher stored it, so its nonce is reused", async () => {
-    const project = await createTestProject("Cut off");
-    await fund(project.walletAddress);
-    const walletIndex = await walletIndexOf(project.id);
-    const wallet = project.walletAddress as Address;
-    const nonceBefore = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+    const { project, walletIndex, nextNonce: nonceBefore } = await fundedProject("Cut off");
     // The watcher never hears of it: the object is "reset" while `track` is on its way.
     const cutOff = (id: string): WatcherPort => ({
       track: () => new Promise<void>(() => {}),
@@ -68,11 +64,7 @@ describe("the sequencer's gap check", () => {
   });
 
   it("takes back a withdrawal whose 'forget' did its work but lost its answer, so its nonce is reused", async () => {
-    const project = await createTestProject("Forget answer lost");
-    await fund(project.walletAddress);
-    const walletIndex = await walletIndexOf(project.id);
-    const wallet = project.walletAddress as Address;
-    const nonceBefore = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+    const { project, walletIndex, nextNonce: nonceBefore } = await fundedProject("Forget answer lost");
     // Both calls reach the watcher and do their work; both answers are lost.
     const answersLost = (id: string): WatcherPort => ({
       track: async (record) => {
@@ -106,11 +98,7 @@ describe("the sequencer's gap check", () => {
   });
 
   it("fills a released nonce nobody reused and watches the filler until it is mined", async () => {
-    const project = await createTestProject("Released");
-    await fund(project.walletAddress);
-    const walletIndex = await walletIndexOf(project.id);
-    const wallet = project.walletAddress as Address;
-    const nonce = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+    const { project, walletIndex, wallet, nextNonce: nonce } = await fundedProject("Released");
 
     const gapCheck = () =>
       withSequencerStorage(project, async (storage) => {

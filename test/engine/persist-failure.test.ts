@@ -9,9 +9,8 @@ import { watcherStub, sequencerStub } from "../../src/durable-objects/stubs";
 import type { WatcherPort } from "../../src/services/engine/sequencer";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { UNANNOUNCED_GRACE_MS } from "../../src/services/engine/watcher";
-import { chainClient, fund, rpc, waitForTransaction } from "../helpers/chain";
-import { newCore, sleep, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
-import { createTestProject } from "../helpers/projects";
+import { chainClient, rpc, waitForTransaction } from "../helpers/chain";
+import { fundedProject, newCore, sleep, transferIntent, until, withSequencerStorage } from "../helpers/engine";
 
 const unavailableWatcher: WatcherPort = {
   track: () => Promise.reject(new Error("the watcher's storage is unavailable")),
@@ -21,10 +20,7 @@ const unavailableWatcher: WatcherPort = {
 
 describe("a transaction that cannot be stored", () => {
   it("is not sent, leaves no row, and gives its nonce to the next transaction", async () => {
-    const project = await createTestProject("Storage trouble");
-    await fund(project.walletAddress);
-    const walletIndex = await walletIndexOf(project.id);
-    const nonceBefore = await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
+    const { project, walletIndex, nextNonce: nonceBefore } = await fundedProject("Storage trouble");
     const transfer = () => transferIntent(project, walletIndex);
 
     const refused = transfer();
@@ -53,11 +49,7 @@ describe("a transaction that cannot be stored", () => {
 
 describe("a watcher the sequencer could not reach to withdraw its transaction", () => {
   it("never broadcasts the bytes, then fills the nonce it holds so later transactions are not stuck", async () => {
-    const project = await createTestProject("Unreachable watcher");
-    await fund(project.walletAddress);
-    const walletIndex = await walletIndexOf(project.id);
-    const wallet = project.walletAddress as Address;
-    const nonceBefore = await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" });
+    const { project, walletIndex, wallet, nextNonce: nonceBefore } = await fundedProject("Unreachable watcher");
     // The watcher stores the record, but the reply is lost; the withdrawal cannot reach it either.
     const replyLost = (id: string): WatcherPort => ({
       track: async (record) => {

@@ -6,8 +6,8 @@ import type { Address } from "viem";
 import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import type { TxIntent } from "../../src/services/engine/types";
-import { rpc } from "./chain";
-import type { TestProject } from "./projects";
+import { chainClient, fund, rpc } from "./chain";
+import { createTestProject, type TestProject } from "./projects";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -63,3 +63,12 @@ export async function spendOutsideTheService(wallet: Address | string): Promise<
 
 export const newCore = (storage: DurableObjectStorage, watchers: (id: string) => WatcherPort = realWatchers) =>
   new SequencerCore(env, storage, watchers, noGapCheck);
+
+/** A new project with a funded wallet: its index, address and next nonce (pending included). */
+export async function fundedProject(name: string) {
+  const project = await createTestProject(name);
+  await fund(project.walletAddress);
+  const wallet = project.walletAddress as Address;
+  const [walletIndex, nextNonce] = await Promise.all([walletIndexOf(project.id), chainClient().getTransactionCount({ address: wallet, blockTag: "pending" })]);
+  return { project, walletIndex, wallet, nextNonce };
+}
