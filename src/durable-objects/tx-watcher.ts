@@ -7,12 +7,13 @@ import { logWarn } from "../lib/log";
 import { sequencerStub } from "./stubs";
 
 const RECORD_KEY = "tx";
+const SETTLED_RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Follows one transaction until it settles (logic in services/engine/watcher.ts). Storage:
  * `tx` = the WatchedTransaction (signed bytes of the latest hash, every hash it has had,
- * bump/fill state). The alarm survives restarts; each run reloads state and exits unless the
- * transaction is still pending.
+ * bump/fill state). The alarm survives restarts; each run reloads state and polls only while the
+ * transaction is pending; a day after it settled, the alarm empties the object.
  */
 export class TxWatcher extends DurableObject<Env> {
   /** Stores (or replaces, after a nonce re-sign) the record and starts polling. */
@@ -34,14 +35,16 @@ export class TxWatcher extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     const stored = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
-    if (!stored || stored.settled) return;
+    if (!stored) return;
+    // D1 holds the outcome; the record is kept a day for inspection, then the object is emptied.
+    if (stored.settled) return this.ctx.storage.deleteAll();
     const sequencer = sequencerStub(this.env, stored.chainId, stored.walletAddress);
     const attempt = attemptOf(stored);
     const store: RecordStore = { save: (record) => this.saveAttempt(attempt, record), isCurrent: () => this.holds(attempt) };
     try {
       const { record, nextPollInMs } = await pollOnce(serviceContext(this.env), stored, sequencer, store);
       await this.saveAttempt(attempt, record);
-      if (nextPollInMs !== null) await this.ctx.storage.setAlarm(Date.now() + nextPollInMs);
+      await this.ctx.storage.setAlarm(Date.now() + (nextPollInMs ?? SETTLED_RECORD_KEPT_MS));
     } catch (error) {
       // The sequencer replaced or withdrew the record meanwhile: its own track/forget set the alarm.
       if (error instanceof SupersededRecord) return;

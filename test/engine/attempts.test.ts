@@ -1,7 +1,7 @@
 // A transaction re-signed at a new nonce (after "nonce too low") is a new attempt of the same
 // record. Whatever the first attempt's watcher is still doing must not touch the new one: not
 // its D1 row, not the watcher's stored record.
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { watcherStub } from "../../src/durable-objects/stubs";
@@ -10,8 +10,9 @@ import { finalizeTransaction } from "../../src/services/engine/finalize";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
 import { attemptOf, NONCE_TAKEN_CONFIRM_MS, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
-import { chainClient, fund } from "../helpers/chain";
-import { spendOutsideTheService, transferIntent, until } from "../helpers/engine";
+import { chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { fundedProject, spendOutsideTheService, transferIntent, until } from "../helpers/engine";
+import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
@@ -135,5 +136,21 @@ describe("a transaction re-signed at a new nonce", () => {
     expect(released).toEqual([]);
     await pollOnce(ctx, oldBuy, holdKeeper, store);
     expect(released).toEqual([oldBuy.id]);
+  });
+
+  it("keeps a settled record a day, then its alarm empties the watcher", async () => {
+    const { project } = await fundedProject("Watcher retention");
+    const sent = await call("/v1/project-wallet/transfer", {
+      secretKey: project.secretKey,
+      body: { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "1" },
+    });
+    expect((await waitForTransaction(sent.body.id, project.apiKey)).status).toBe("confirmed");
+    const watcher = watcherStub(env, sent.body.id);
+    const alarmAt = await runInDurableObject(watcher, (_instance, state) => state.storage.getAlarm());
+    expect(alarmAt! - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
+    expect((await runInDurableObject(watcher, (instance) => instance.record()))?.settled).toBe(true);
+
+    expect(await runDurableObjectAlarm(watcher)).toBe(true);
+    expect(await runInDurableObject(watcher, (instance) => instance.record())).toBeNull();
   });
 });
