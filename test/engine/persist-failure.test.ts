@@ -3,7 +3,7 @@
 // caller never heard of, no pending row without a watcher, and the nonce free for the next one.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Address } from "viem";
 import { watcherStub, sequencerStub } from "../../src/durable-objects/stubs";
 import type { WatcherPort } from "../../src/services/engine/sequencer";
@@ -99,3 +99,29 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
     expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore + 1);
   });
 });
+
+describe("a persist that took too long", () => {
+  it("leaves the broadcast to the watcher, which sends the bytes once their row is there", async () => {
+    const { project, walletIndex, nextNonce } = await fundedProject("Slow persist");
+    const now = Date.now.bind(Date);
+    // The watcher is told, then the clock reads 31 s later, as if the writes had taken that long.
+    const slow = (id: string): WatcherPort => ({
+      track: async (record) => {
+        await watcherStub(env, id).track(record);
+        vi.spyOn(Date, "now").mockImplementation(() => now() + 31_000);
+      },
+      forget: () => watcherStub(env, id).forget(),
+      record: () => watcherStub(env, id).record(),
+    });
+    const intent = transferIntent(project, walletIndex);
+    const result = await withSequencerStorage(project, (storage) => newCore(storage, slow).submit(intent)).finally(() => vi.restoreAllMocks());
+    expect(result.ok).toBe(true);
+    const hash = result.ok ? result.transaction.transactionHash : null;
+    // Not sent by the sequencer: the node learns of it from the watcher's next poll.
+    expect(await rpc("eth_getTransactionByHash", [hash])).toBeNull();
+    const confirmed = await waitForTransaction(intent.transactionId, project.apiKey);
+    expect([confirmed.status, confirmed.transactionHash]).toEqual(["confirmed", hash]);
+    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nextNonce);
+  });
+});
+
