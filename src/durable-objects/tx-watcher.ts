@@ -40,7 +40,7 @@ export class TxWatcher extends DurableObject<Env> {
     if (stored.settled) return this.ctx.storage.deleteAll();
     const sequencer = sequencerStub(this.env, stored.chainId, stored.walletAddress);
     const attempt = attemptOf(stored);
-    const store: RecordStore = { save: (record) => this.saveAttempt(attempt, record), isCurrent: () => this.holds(attempt) };
+    const store: RecordStore = { save: (record) => this.saveAttempt(attempt, record), isCurrent: async () => (await this.current(attempt)) !== null };
     try {
       const { record, nextPollInMs } = await pollOnce(serviceContext(this.env), stored, sequencer, store);
       await this.saveAttempt(attempt, record);
@@ -71,9 +71,5 @@ export class TxWatcher extends DurableObject<Env> {
   private async current(attempt: string): Promise<WatchedTransaction | null> {
     const stored = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
     return stored && attemptOf(stored) === attempt ? stored : null;
-  }
-
-  private async holds(attempt: string): Promise<boolean> {
-    return (await this.current(attempt)) !== null;
   }
 }

@@ -67,7 +67,7 @@ export class WalletSequencer extends DurableObject<Env> {
     const identity = await this.ctx.storage.get<Identity>("identity");
     if (!identity) return;
     try {
-      await this.core.fillReleasedNonces(identity.walletIndex, identity.chainId);
+      await this.core.checkGaps(identity.walletIndex, identity.chainId);
     } catch (error) {
       logError(this.env, { where: "WalletSequencer.alarm" }, error);
       await this.scheduleGapCheck(Date.now() + 5_000);

@@ -52,7 +52,7 @@ describe("the sequencer's gap check", () => {
       await storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
 
       const restarted = newCore(storage);
-      await restarted.fillReleasedNonces(walletIndex, 1868);
+      await restarted.checkGaps(walletIndex, 1868);
       return restarted.submit(next);
     });
 
@@ -87,7 +87,7 @@ describe("the sequencer's gap check", () => {
       expect(stored.inflight?.map((entry) => entry.nonce)).toEqual([nonceBefore]);
       await storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
       const restarted = newCore(storage);
-      await restarted.fillReleasedNonces(walletIndex, 1868);
+      await restarted.checkGaps(walletIndex, 1868);
       expect((await storage.get<StoredNonces>("nonce"))?.inflight).toEqual([]);
       return restarted.submit(next);
     });
@@ -102,7 +102,7 @@ describe("the sequencer's gap check", () => {
 
     const gapCheck = () =>
       withSequencerStorage(project, async (storage) => {
-        await newCore(storage).fillReleasedNonces(walletIndex, 1868);
+        await newCore(storage).checkGaps(walletIndex, 1868);
         return (await storage.get<StoredNonces>("nonce"))!;
       });
     // A transaction at `nonce + 1` took its nonce after `nonce` was given back.

@@ -266,10 +266,15 @@ export class SequencerCore {
       return refusal;
     }
     if (deleted.status === "rejected") await deleteUnsentRow(db, intent.transactionId).catch(() => undefined);
-    await this.pendingSubjects.release(intent, intent.transactionId, false);
-    if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
-    await this.nonces.release(nonce);
+    await this.giveBack(holderOf(intent), nonce);
     return refusal;
+  }
+
+  /** What a transaction that will never be sent held: its subject hold, token ids and nonce. */
+  private async giveBack(holder: NonceHolder, nonce: number): Promise<void> {
+    await this.pendingSubjects.release(holder, holder.transactionId, false);
+    if (holder.contract) await this.releaseIds(holder.contract, nonce);
+    await this.nonces.release(nonce);
   }
 
   /** Re-signs a pending transaction with higher fees: same nonce, same call (or the filler), new hash. */
@@ -328,7 +333,7 @@ export class SequencerCore {
    * cut off between handing out the nonce and storing its watcher. A filler is re-sent with a
    * fresh price on every check until its nonce is mined.
    */
-  async fillReleasedNonces(walletIndex: number, chainId: number): Promise<void> {
+  async checkGaps(walletIndex: number, chainId: number): Promise<void> {
     const chain = getChain(this.env, chainId);
     const account = projectAccount(this.env.WALLET_MNEMONIC, walletIndex);
     await this.nonces.load(chain.rpcUrl, account.address);
@@ -373,9 +378,7 @@ export class SequencerCore {
         continue;
       }
       await deleteUnsentRow(serviceContext(this.env).db, orphan.transactionId);
-      await this.pendingSubjects.release({ kind: orphan.kind, subjectId: orphan.subjectId }, orphan.transactionId, false);
-      if (orphan.contract) await this.releaseIds(orphan.contract, orphan.nonce);
-      await this.nonces.release(orphan.nonce);
+      await this.giveBack(orphan, orphan.nonce);
     }
     if (orphans.length) await this.nonces.persist();
   }

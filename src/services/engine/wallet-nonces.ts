@@ -35,6 +35,11 @@ const RELEASED_NONCE_GRACE_MS = 5_000;
 /** Past this age an in-flight entry left by an earlier instance can have no write still under way. */
 export const ORPHANED_NONCE_AGE_MS = 30_000;
 
+/** The entries other than `nonce`'s. */
+const without = (inflight: InflightNonce[] | undefined, nonce: number) => (inflight ?? []).filter((entry) => entry.nonce !== nonce);
+/** When the oldest of `entries` is due for the gap check. */
+const dueAt = (entries: InflightNonce[]) => Math.min(...entries.map((entry) => entry.at)) + ORPHANED_NONCE_AGE_MS;
+
 export class WalletNonces {
   private state: NonceState | undefined;
   private loading: Promise<void> | undefined;
@@ -84,7 +89,7 @@ export class WalletNonces {
     const reused = state.released.length ? Math.min(...state.released) : undefined;
     const nonce = reused ?? state.next++;
     if (reused !== undefined) state.released = state.released.filter((n) => n !== reused);
-    state.inflight = [...(state.inflight ?? []).filter((entry) => entry.nonce !== nonce), { ...holder, nonce, at: Date.now() }];
+    state.inflight = [...without(state.inflight, nonce), { ...holder, nonce, at: Date.now() }];
     this.storage.put(NONCE_KEY, state);
     return nonce;
   }
@@ -96,7 +101,7 @@ export class WalletNonces {
    */
   stored(nonce: number): void {
     const state = this.loaded();
-    state.inflight = (state.inflight ?? []).filter((entry) => entry.nonce !== nonce);
+    state.inflight = without(state.inflight, nonce);
     this.orphaned.delete(nonce);
   }
 
@@ -112,17 +117,16 @@ export class WalletNonces {
   async unsure(nonce: number, holder: NonceHolder): Promise<void> {
     const state = this.loaded();
     const entry = state.inflight?.find((candidate) => candidate.nonce === nonce) ?? { ...holder, nonce, at: Date.now() };
-    state.inflight = [...(state.inflight ?? []).filter((candidate) => candidate.nonce !== nonce), entry];
+    state.inflight = [...without(state.inflight, nonce), entry];
     this.orphaned.add(nonce);
     await this.storage.put(NONCE_KEY, state);
-    await this.scheduleGapCheck(entry.at + ORPHANED_NONCE_AGE_MS);
+    await this.scheduleGapCheck(dueAt([entry]));
   }
 
   /** A nonce that will never be broadcast: the last one is simply taken back, others wait for reuse or a filler. */
   async release(nonce: number): Promise<void> {
     const state = this.loaded();
-    state.inflight = (state.inflight ?? []).filter((entry) => entry.nonce !== nonce);
-    this.orphaned.delete(nonce);
+    this.stored(nonce);
     if (nonce === state.next - 1) state.next -= 1;
     else {
       state.released.push(nonce);
@@ -160,10 +164,9 @@ export class WalletNonces {
     const now = Date.now();
     const cutOff = (this.loaded().inflight ?? []).filter((entry) => this.orphaned.has(entry.nonce));
     const waiting = cutOff.filter((entry) => now - entry.at < ORPHANED_NONCE_AGE_MS);
-    if (waiting.length) await this.scheduleGapCheck(Math.min(...waiting.map((entry) => entry.at)) + ORPHANED_NONCE_AGE_MS);
+    if (waiting.length) await this.scheduleGapCheck(dueAt(waiting));
     return cutOff.filter((entry) => now - entry.at >= ORPHANED_NONCE_AGE_MS);
   }
-
 
   /**
    * A fresh object (after a reset) sets a gap check for what the reset cut off, without waiting
@@ -171,17 +174,16 @@ export class WalletNonces {
    */
   async checkAfterRestart(): Promise<void> {
     const inflight = (await this.storage.get<NonceState>(NONCE_KEY))?.inflight ?? [];
-    if (inflight.length) await this.scheduleGapCheck(Math.min(...inflight.map((entry) => entry.at)) + ORPHANED_NONCE_AGE_MS);
+    if (inflight.length) await this.scheduleGapCheck(dueAt(inflight));
   }
 
-  /** Takes over stored state; any in-flight entry in it belongs to an instance that is gone. */
+  /**
+   * Takes over stored state; any in-flight entry in it belongs to an instance that is gone (the
+   * object's constructor already set the gap check for them: checkAfterRestart).
+   */
   private adopt(state: NonceState): void {
     this.state = state;
     this.orphaned = new Set((state.inflight ?? []).map((entry) => entry.nonce));
-    if (this.orphaned.size) {
-      const oldest = Math.min(...(state.inflight ?? []).map((entry) => entry.at));
-      void this.scheduleGapCheck(Math.max(Date.now(), oldest + ORPHANED_NONCE_AGE_MS));
-    }
   }
 
   private loaded(): NonceState {

@@ -60,10 +60,10 @@ export async function deliverDue(ctx: ServiceContext, projectId: string): Promis
     .limit(BATCH)
     .all();
 
-  for (const { delivery, url } of due) {
+  for (const [index, { delivery, url }] of due.entries()) {
     // A batch can take minutes (10 s per unanswering endpoint): an endpoint deleted meanwhile has
-    // had its rows failed, and none of them may go out after that.
-    if (!(await stillPending(ctx, delivery.id))) continue;
+    // had its rows failed, and none of them may go out after that. The first row was just read.
+    if (index > 0 && !(await stillPending(ctx, delivery.id))) continue;
     const result = await attempt(url, await endpointSecret(ctx.env.WALLET_MNEMONIC, delivery.endpointId), delivery);
     const attempts = delivery.attempts + 1;
     const retryAt = Date.now() + retryDelayMs(ctx.env, attempts);
