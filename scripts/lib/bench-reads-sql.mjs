@@ -19,7 +19,7 @@ const SELECT_WITH_RELATIONS =
     when "assets"."best_order_hash" is null then null
     when exists (select 1 from orders b where b.order_hash = "assets"."best_order_hash" and b.status = 'active' and b.end_time > ?)
       then "assets"."best_order_hash"
-    else (select n.order_hash from orders n
+    else (select n.order_hash from orders n indexed by orders_token_status_price_idx
           where n.chain_id = "assets"."chain_id" and n.contract_address = "assets"."contract_address" and n.token_id = "assets"."token_id"
             and n.status = 'active' and n.end_time > ?
           order by n.price_sort asc, n.created_at asc limit 1)

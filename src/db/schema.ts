@@ -249,6 +249,8 @@ export const orders = sqliteTable(
   },
   (t) => [
     index("orders_token_status_price_idx").on(t.chainId, t.contractAddress, t.tokenId, t.status, t.priceSort),
+    // A collection's floor (trending): its cheapest active order without reading the others (decision 34).
+    index("orders_contract_status_price_idx").on(t.chainId, t.contractAddress, t.status, t.priceSort),
     index("orders_offerer_idx").on(t.chainId, t.offerer, t.status),
     index("orders_status_end_idx").on(t.status, t.endTime),
   ],

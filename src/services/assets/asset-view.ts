@@ -3,13 +3,14 @@ import { checksumAddress } from "../../chain/address";
 import type { Db } from "../../db/client";
 import { assets, collections, orders } from "../../db/schema";
 import type { Asset } from "../../schemas/resources";
+import { TOKEN_ORDERS_INDEX } from "../orders/best-listing";
 import { collectionView, listingView } from "../views";
 
 /**
  * Assets with their collection and best listing in one query. `best_order_hash` is kept by every
  * status change, but expiry is time: until the cron's sweep records it, a best listing past its
  * end time is replaced at read time by the token's next cheapest active, unexpired one (the same
- * rule and index as services/orders/best-listing.ts), so a dead order is never shown and a live
+ * rule and named index as services/orders/best-listing.ts), so a dead order is never shown and a live
  * one never hidden. Unlisted assets skip both lookups.
  */
 // Only the columns the views use: an order row also carries its full Seaport parameters and
@@ -46,7 +47,7 @@ function liveBestOrderHash(nowMs: number) {
     when ${assets.bestOrderHash} is null then null
     when exists (select 1 from orders b where b.order_hash = ${assets.bestOrderHash} and b.status = 'active' and b.end_time > ${nowMs})
       then ${assets.bestOrderHash}
-    else (select n.order_hash from orders n
+    else (select n.order_hash from orders n indexed by ${sql.raw(TOKEN_ORDERS_INDEX)}
           where n.chain_id = ${assets.chainId} and n.contract_address = ${assets.contractAddress} and n.token_id = ${assets.tokenId}
             and n.status = 'active' and n.end_time > ${nowMs}
           order by n.price_sort asc, n.created_at asc limit 1)

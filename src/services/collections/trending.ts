@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { collections, orders, sales } from "../../db/schema";
+import { collections, sales } from "../../db/schema";
 import type { Collection } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
 import { collectionView } from "../views";
@@ -25,6 +25,20 @@ const volumeOf = (gwei: number | bigint | null, subGwei: number | bigint | null)
 const nativeGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress} is null then ${sales.priceGwei} end), 0)`;
 const nativeSubGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress} is null then ${sales.priceSubGwei} end), 0)`;
 
+/**
+ * A collection's cheapest live listing in the native currency, as its price sort key. Native keys
+ * sort before token ones (price-sort.ts), so the walk down orders_contract_status_price_idx stops
+ * at the first active, unexpired native order: one index step per collection however many
+ * listings it has, where a min() over a join read every active order of the chain (decision 34).
+ */
+// The outer columns are spelled out: drizzle leaves columns of a single-table select unqualified,
+// and inside the subquery an unqualified chain_id would be the order's own (every order matches).
+const nativeFloor = (now: number) =>
+  sql<string | null>`(select o.price_sort from orders o indexed by orders_contract_status_price_idx
+    where o.chain_id = "collections"."chain_id" and o.contract_address = "collections"."contract_address"
+      and o.status = 'active' and o.end_time > ${now} and o.currency_address is null
+    order by o.price_sort limit 1)`.as("floor");
+
 export async function trendingCollections(
   { db }: ServiceContext,
   options: { chainId?: number; period: TrendingPeriod; limit: number; now?: number },
@@ -49,16 +63,11 @@ export async function trendingCollections(
       .where(and(inArray(sales.collectionId, ids), gte(sales.soldAt, new Date(now - 2 * span)), lt(sales.soldAt, new Date(now - span))))
       .groupBy(sales.collectionId),
     db.select().from(collections).where(inArray(collections.id, ids)),
-    db
-      .select({ chainId: orders.chainId, contractAddress: orders.contractAddress, floor: sql<string>`min(${orders.priceSort})` })
-      .from(orders)
-      .innerJoin(collections, and(eq(collections.chainId, orders.chainId), eq(collections.contractAddress, orders.contractAddress)))
-      .where(and(inArray(collections.id, ids), eq(orders.status, "active"), sql`${orders.endTime} > ${now}`, sql`${orders.currencyAddress} is null`))
-      .groupBy(orders.chainId, orders.contractAddress),
+    db.select({ collectionId: collections.id, floor: nativeFloor(now) }).from(collections).where(inArray(collections.id, ids)),
   ]);
 
   const previousVolume = new Map(previous.map((row) => [row.collectionId, volumeOf(row.gwei, row.subGwei)]));
-  const floorByContract = new Map(floors.map((row) => [`${row.chainId}:${row.contractAddress}`, BigInt(row.floor).toString()]));
+  const floorByCollection = new Map(floors.flatMap((row) => (row.floor === null ? [] : [[row.collectionId, BigInt(row.floor).toString()] as const])));
   const collectionById = new Map(collectionRows.map((row) => [row.id, row]));
 
   const entries = current.flatMap((row) => {
@@ -74,7 +83,7 @@ export async function trendingCollections(
           collection: collectionView(collection),
           volume: volume.toString(),
           sales: Number(row.sales),
-          floorPrice: floorByContract.get(`${collection.chainId}:${collection.contractAddress}`) ?? null,
+          floorPrice: floorByCollection.get(collection.id) ?? null,
           // Fractional change versus the previous period (0.5 = +50 %); null without a baseline.
           change: before === 0n ? null : Number(((volume - before) * 1_000_000n) / before) / 1_000_000,
         },

@@ -3,13 +3,19 @@
 // sort key starts with the currency class (price-sort.ts), so its order is that rule.
 // Every change to an order's status (new, filled, cancelled, inactive, expired) is followed by
 // one of these statements in the same batch, so filters and price sorts never see a dead order.
+// The lookups name their index: without ANALYZE statistics SQLite's planner rates `status = ?
+// and end_time > ?` on orders_status_end_idx above the four equalities of the token's index and
+// walks every active order instead of the token's few (measured: 63 ms against 0.012 ms per
+// lookup with 42,000 active orders; decision 34). INDEXED BY also fails the statement loudly if
+// the index is ever dropped.
+export const TOKEN_ORDERS_INDEX = "orders_token_status_price_idx";
 
 /** Recomputes the best listing of one token. */
 export function refreshBestListingStatement(db: D1Database, chainId: number, contract: string, tokenId: string, nowMs: number): D1PreparedStatement {
   return db
     .prepare(
       `update assets set (best_price_sort, best_order_hash) = (
-         select price_sort, order_hash from orders
+         select price_sort, order_hash from orders indexed by ${TOKEN_ORDERS_INDEX}
          where chain_id = ?1 and contract_address = ?2 and token_id = ?3 and status = 'active' and end_time > ?4
          order by price_sort asc, created_at asc limit 1)
        where chain_id = ?1 and contract_address = ?2 and token_id = ?3`,
@@ -22,7 +28,7 @@ export function refreshBestListingsWhere(db: D1Database, where: string, params: 
   return db
     .prepare(
       `update assets set (best_price_sort, best_order_hash) = (
-         select o.price_sort, o.order_hash from orders o
+         select o.price_sort, o.order_hash from orders o indexed by ${TOKEN_ORDERS_INDEX}
          where o.chain_id = assets.chain_id and o.contract_address = assets.contract_address and o.token_id = assets.token_id
            and o.status = 'active' and o.end_time > ?1
          order by o.price_sort asc, o.created_at asc limit 1)

@@ -1,0 +1,135 @@
+// The order lookups behind best listings, the expiry sweep and trending floors read the rows they
+// need, not the whole orders table. SQLite without ANALYZE statistics rates `status = ? and
+// end_time > ?` above a token's four equalities (decision 34), so each lookup here runs beside
+// BULK active orders of other tokens and asserts D1's own rows_read count stays far below BULK.
+// Counting rows, not timing them, keeps the test independent of the machine.
+import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../src/db/client";
+import { assets } from "../../src/db/schema";
+import { selectAssetsWithRelations } from "../../src/services/assets/asset-view";
+import { getAsset } from "../../src/services/assets/read-assets";
+import { trendingCollections } from "../../src/services/collections/trending";
+import { sweepExpired } from "../../src/services/indexer/sweep";
+import { refreshBestListingStatement, refreshBestListingsWhere } from "../../src/services/orders/best-listing";
+import { seedAsset, seedCollection, seedListing, seedSale, setBestListing } from "../fixtures/seed";
+
+const BULK = 400;
+/** Far below BULK: what reading one token's or one collection's few orders may cost. */
+const FEW_ROWS = 40;
+const HOUR = 3_600_000;
+
+/** `count` orders on tokens 100000.. of `contract`, straight in SQL (one statement). */
+async function bulkOrders(contract: string, count: number, status: "active" | "expired", endTime: number) {
+  await env.DB.prepare(
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+     insert into orders (order_hash, chain_id, status, offerer, contract_address, token_id, quantity, unit_price, price_sort,
+       price_symbol, start_time, end_time, counter, parameters, signature)
+     select '0x' || lower(hex(randomblob(32))), 1868, ?2, '0x' || lower(hex(randomblob(20))), ?3, cast(100000 + i as text), '1',
+       cast(1000 + i as text), '0' || printf('%078d', 1000 + i), 'ETH', 0, ?4, '0', '{}', '0x' from n`,
+  )
+    .bind(count, status, contract, endTime)
+    .run();
+}
+
+/** A D1 binding that keeps every result's meta, for the statements a service runs in a batch. */
+function recordingD1(): { d1: D1Database; rowsRead: () => number[] } {
+  const results: D1Result[] = [];
+  const d1 = new Proxy(env.DB, {
+    get(target, key) {
+      if (key === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          const batch = await target.batch(statements);
+          results.push(...batch);
+          return batch;
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { d1, rowsRead: () => results.map((result) => result.meta.rows_read) };
+}
+
+let collection: Awaited<ReturnType<typeof seedCollection>>;
+let asset: Awaited<ReturnType<typeof seedAsset>>;
+
+beforeAll(async () => {
+  collection = await seedCollection({ name: "Busy market" });
+  asset = await seedAsset(collection, "7");
+  const elsewhere = await seedCollection({ name: "Other market" });
+  await bulkOrders(collection.contractAddress, BULK, "active", Date.now() + 30 * 24 * HOUR);
+  await bulkOrders(elsewhere.contractAddress, BULK, "active", Date.now() + 30 * 24 * HOUR);
+});
+
+describe("a token's best listing", () => {
+  it("is recomputed from that token's orders alone", async () => {
+    const cheap = await seedListing(asset, 5n, { endTime: new Date(Date.now() - 1000) });
+    const live = await seedListing(asset, 9n);
+    const result = await refreshBestListingStatement(env.DB, 1868, collection.contractAddress, "7", Date.now()).run();
+
+    expect(result.meta.rows_read).toBeLessThan(FEW_ROWS);
+    const row = await createDb(env.DB).select().from(assets).where(eq(assets.id, asset.id!)).get();
+    expect(row?.bestOrderHash).toBe(live.orderHash);
+    expect(cheap.orderHash).not.toBe(live.orderHash);
+  });
+
+  it("is recomputed for the tokens of matching orders from those tokens' orders alone", async () => {
+    const live = await seedListing(asset, 8n);
+    const result = await refreshBestListingsWhere(env.DB, "chain_id = ? and order_hash = ?", [1868, live.orderHash], Date.now()).run();
+
+    expect(result.meta.rows_read).toBeLessThan(FEW_ROWS);
+    const row = await createDb(env.DB).select().from(assets).where(eq(assets.id, asset.id!)).get();
+    expect(row?.bestOrderHash).toBe(live.orderHash);
+  });
+
+  it("falls back at read time to the token's next live listing from its own orders", async () => {
+    const expired = await seedListing(asset, 1n, { endTime: new Date(Date.now() - 1000) });
+    await setBestListing(asset, expired);
+    const query = selectAssetsWithRelations(createDb(env.DB))
+      .where(and(eq(assets.chainId, 1868), eq(assets.contractAddress, collection.contractAddress), eq(assets.tokenId, "7")))
+      .toSQL();
+    const { meta } = await env.DB.prepare(query.sql).bind(...query.params).all();
+    const view = await getAsset({ env, db: createDb(env.DB) }, 1868, collection.contractAddress, "7");
+
+    expect(meta.rows_read).toBeLessThan(FEW_ROWS);
+    // The cheapest listing still live: 8 wei (5 wei ended before the first test).
+    expect(view.bestListing?.orderHash).not.toBe(expired.orderHash);
+    expect(view.bestListing?.unitPrice).toBe("8");
+  });
+});
+
+describe("the expiry sweep", () => {
+  it("reads the orders it expires, not every order that ever expired", async () => {
+    const history = await seedCollection({ name: "Old market" });
+    await bulkOrders(history.contractAddress, BULK, "expired", Date.now() - 24 * HOUR);
+    const ending = await seedListing(asset, 3n, { endTime: new Date(Date.now() - 500) });
+    await setBestListing(asset, ending);
+    const { d1, rowsRead } = recordingD1();
+
+    await sweepExpired(d1, Date.now());
+
+    const [refresh, expire] = rowsRead();
+    expect(refresh).toBeLessThan(FEW_ROWS);
+    expect(expire).toBeLessThan(FEW_ROWS);
+    const row = await createDb(env.DB).select().from(assets).where(eq(assets.id, asset.id!)).get();
+    expect(row?.bestOrderHash).not.toBe(ending.orderHash);
+    expect(row?.bestOrderHash).not.toBeNull();
+  });
+});
+
+describe("trending floors", () => {
+  it("take one index walk per collection, not a read of every active order", async () => {
+    await seedSale(collection, 10n ** 18n, new Date(Date.now() - HOUR));
+    const { d1, rowsRead } = recordingD1();
+
+    const entries = await trendingCollections({ env, db: createDb(d1) }, { period: "24h", limit: 10 });
+
+    const floors = rowsRead().at(-1)!;
+    expect(floors).toBeLessThan(FEW_ROWS);
+    const entry = entries.find((e) => e.collection.id === collection.id);
+    // Live listings of token 7 ask 9 and 8 wei (the bulk from 1,001); those of 5, 3 and 1 wei ended.
+    expect(entry?.floorPrice).toBe("8");
+  });
+});
