@@ -85,17 +85,31 @@ export async function exploreAssets(ctx: ServiceContext, query: ExploreQuery): P
   const { db } = ctx;
   const where = whereOf(query);
   const offset = (query.page - 1) * query.limit;
+  const ranges = rangesOf(query, where);
   // Not db.batch: D1 batches return rows keyed by column name, which collide across the joined
   // tables (chain_id, contract_address…); plain queries come back positionally.
-  const [totalRows, ids] = await Promise.all([
+  const [totalRows, rows] = await Promise.all([
     db.select({ total: count() }).from(assets).where(where),
-    pageIdsAcross(ctx, rangesOf(query, where), query.limit, offset),
+    ranges.length === 1 ? pageInOneQuery(ctx, ranges[0]!, query.limit, offset) : pageAcross(ctx, ranges, query.limit, offset),
   ]);
-  // The page's ids come from the indexes alone; the joins run for those rows only.
-  const rows = ids.length ? await selectAssetsWithRelations(db).where(inArray(assets.id, ids)).all() : [];
-  const position = new Map(ids.map((id, index) => [id, index]));
-  rows.sort((a, b) => position.get(a.asset.id)! - position.get(b.asset.id)!);
   return { data: rows.map(assetView), total: totalRows[0]?.total ?? 0 };
+}
+
+/**
+ * One range (every sort but the price sorts without hasListings=true): the page's ids come from
+ * the indexes alone in a subquery and the joins run for those rows only, in one D1 round trip.
+ */
+function pageInOneQuery({ db }: ServiceContext, range: Range, limit: number, offset: number) {
+  const ids = db.select({ id: assets.id }).from(assets).where(range.where).orderBy(...range.order).limit(limit).offset(offset);
+  return selectAssetsWithRelations(db).where(inArray(assets.id, ids)).orderBy(...range.order).all();
+}
+
+/** Several ranges: the ids first (pageIdsAcross), then the joins for them, in the ids' order. */
+async function pageAcross(ctx: ServiceContext, ranges: Range[], limit: number, offset: number) {
+  const ids = await pageIdsAcross(ctx, ranges, limit, offset);
+  const rows = ids.length ? await selectAssetsWithRelations(ctx.db).where(inArray(assets.id, ids)).all() : [];
+  const position = new Map(ids.map((id, index) => [id, index]));
+  return rows.sort((a, b) => position.get(a.asset.id)! - position.get(b.asset.id)!);
 }
 
 async function pageIds({ db }: ServiceContext, range: Range, limit: number, offset: number): Promise<string[]> {
