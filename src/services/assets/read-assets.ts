@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { inJsonList } from "../../db/json-list";
 import { assets, ownerships } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import type { Asset } from "../../schemas/resources";
@@ -107,7 +108,7 @@ function pageInOneQuery({ db }: ServiceContext, range: Range, limit: number, off
 /** Several ranges: the ids first (pageIdsAcross), then the joins for them, in the ids' order. */
 async function pageAcross(ctx: ServiceContext, ranges: Range[], limit: number, offset: number) {
   const ids = await pageIdsAcross(ctx, ranges, limit, offset);
-  const rows = ids.length ? await selectAssetsWithRelations(ctx.db).where(inArray(assets.id, ids)).all() : [];
+  const rows = ids.length ? await selectAssetsWithRelations(ctx.db).where(inJsonList(assets.id, ids)).all() : [];
   const position = new Map(ids.map((id, index) => [id, index]));
   return rows.sort((a, b) => position.get(a.asset.id)! - position.get(b.asset.id)!);
 }

@@ -1,4 +1,5 @@
-import { and, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { inJsonList } from "../../db/json-list";
 import { collections, sales } from "../../db/schema";
 import type { Collection } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
@@ -55,15 +56,16 @@ export async function trendingCollections(
     .all();
   if (!current.length) return [];
 
+  // Every collection that sold in the period: can be far more than D1's 100 bound parameters.
   const ids = current.map((row) => row.collectionId);
   const [previous, collectionRows, floors] = await db.batch([
     db
       .select({ collectionId: sales.collectionId, gwei: nativeGwei, subGwei: nativeSubGwei })
       .from(sales)
-      .where(and(inArray(sales.collectionId, ids), gte(sales.soldAt, new Date(now - 2 * span)), lt(sales.soldAt, new Date(now - span))))
+      .where(and(inJsonList(sales.collectionId, ids), gte(sales.soldAt, new Date(now - 2 * span)), lt(sales.soldAt, new Date(now - span))))
       .groupBy(sales.collectionId),
-    db.select().from(collections).where(inArray(collections.id, ids)),
-    db.select({ collectionId: collections.id, floor: nativeFloor(now) }).from(collections).where(inArray(collections.id, ids)),
+    db.select().from(collections).where(inJsonList(collections.id, ids)),
+    db.select({ collectionId: collections.id, floor: nativeFloor(now) }).from(collections).where(inJsonList(collections.id, ids)),
   ]);
 
   const previousVolume = new Map(previous.map((row) => [row.collectionId, volumeOf(row.gwei, row.subGwei)]));
