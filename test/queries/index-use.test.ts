@@ -13,6 +13,8 @@ import { getAsset } from "../../src/services/assets/read-assets";
 import { trendingCollections } from "../../src/services/collections/trending";
 import { sweepExpired } from "../../src/services/indexer/sweep";
 import { refreshBestListingStatement, refreshBestListingsWhere } from "../../src/services/orders/best-listing";
+import { approvalForAllStatements } from "../../src/services/chain-events/apply";
+import { claimLog, newLogGuard } from "../../src/services/chain-events/guard";
 import { seedAsset, seedCollection, seedListing, seedSale, setBestListing } from "../fixtures/seed";
 
 const BULK = 400;
@@ -97,6 +99,26 @@ describe("a token's best listing", () => {
     // The cheapest listing still live: 8 wei (5 wei ended before the first test).
     expect(view.bestListing?.orderHash).not.toBe(expired.orderHash);
     expect(view.bestListing?.unitPrice).toBe("8");
+  });
+});
+
+describe("a revoked Seaport approval", () => {
+  it("deactivates and re-prices the owner's orders from the owner's orders alone", async () => {
+    const seaport = "0x0000000000000068f116a894984e2db1123eb395";
+    const owner = "0x00000000000000000000000000000000000a11ce";
+    const own = await seedListing(asset, 2n, { offerer: owner });
+    const log = { transactionHash: `0x${"ab".repeat(32)}`, logIndex: 0, blockNumber: 1 };
+    const guard = newLogGuard(1868, log);
+    const revoked = { contract: collection.contractAddress, owner, operator: seaport, approved: false, ...log };
+    const statements = approvalForAllStatements(env.DB, guard, revoked, seaport);
+
+    const [, deactivate, refresh] = await env.DB.batch([claimLog(env.DB, guard), ...statements]);
+
+    expect(deactivate!.meta.changes).toBe(1);
+    expect(deactivate!.meta.rows_read).toBeLessThan(FEW_ROWS);
+    expect(refresh!.meta.rows_read).toBeLessThan(FEW_ROWS);
+    const order = await env.DB.prepare("select status from orders where order_hash = ?").bind(own.orderHash).first<{ status: string }>();
+    expect(order?.status).toBe("inactive");
   });
 });
 

@@ -5,6 +5,7 @@
 import type { ApprovalForAll, Erc1155Transfer, Erc721Transfer } from "../../chain/transfer-logs";
 import { GUARD_SQL, guardParams, type LogGuard } from "./guard";
 import { deactivateOrdersStatement, refreshListingsStatement } from "./order-effects";
+import { OFFERER_ORDERS_INDEX } from "../orders/best-listing";
 
 export { claimLog, newLogGuard, type LogGuard } from "./guard";
 
@@ -125,7 +126,12 @@ export function approvalForAllStatements(
   const now = Date.now();
   const where = "chain_id = ? and contract_address = ? and offerer = ?";
   const params = [guard.chainId, approval.contract, approval.owner];
-  return [deactivateOrdersStatement(db, guard, where, params, now), refreshListingsStatement(db, guard, where, params, now)];
+  // The owner's orders, not the contract's: without statistics SQLite would walk every order of
+  // the contract on orders_contract_status_price_idx (decision 34).
+  return [
+    deactivateOrdersStatement(db, guard, where, params, now, OFFERER_ORDERS_INDEX),
+    refreshListingsStatement(db, guard, where, params, now, OFFERER_ORDERS_INDEX),
+  ];
 }
 
 /** Metadata a mint brings; a row made earlier (a listing of the token) may lack it. */

@@ -9,6 +9,11 @@
 // lookup with 42,000 active orders; decision 34). INDEXED BY also fails the statement loudly if
 // the index is ever dropped.
 export const TOKEN_ORDERS_INDEX = "orders_token_status_price_idx";
+/** An offerer's orders: what a revoked approval touches (chain-events/apply.ts). */
+export const OFFERER_ORDERS_INDEX = "orders_offerer_idx";
+
+/** `orders`, on `index` when the caller's condition needs one named (see above). */
+export const ordersTable = (index?: string) => (index ? `orders indexed by ${index}` : "orders");
 
 /** Recomputes the best listing of one token. */
 export function refreshBestListingStatement(db: D1Database, chainId: number, contract: string, tokenId: string, nowMs: number): D1PreparedStatement {
@@ -23,8 +28,11 @@ export function refreshBestListingStatement(db: D1Database, chainId: number, con
     .bind(chainId, contract, tokenId, nowMs);
 }
 
-/** Recomputes the best listing of every token that has an order matching `where` (SQL over `orders`). */
-export function refreshBestListingsWhere(db: D1Database, where: string, params: unknown[], nowMs: number): D1PreparedStatement {
+/**
+ * Recomputes the best listing of every token that has an order matching `where` (SQL over
+ * `orders`, looked up on `index` when given).
+ */
+export function refreshBestListingsWhere(db: D1Database, where: string, params: unknown[], nowMs: number, index?: string): D1PreparedStatement {
   return db
     .prepare(
       `update assets set (best_price_sort, best_order_hash) = (
@@ -32,7 +40,7 @@ export function refreshBestListingsWhere(db: D1Database, where: string, params: 
          where o.chain_id = assets.chain_id and o.contract_address = assets.contract_address and o.token_id = assets.token_id
            and o.status = 'active' and o.end_time > ?1
          order by o.price_sort asc, o.created_at asc limit 1)
-       where (chain_id, contract_address, token_id) in (select chain_id, contract_address, token_id from orders where ${where})`,
+       where (chain_id, contract_address, token_id) in (select chain_id, contract_address, token_id from ${ordersTable(index)} where ${where})`,
     )
     .bind(nowMs, ...params);
 }
