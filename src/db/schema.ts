@@ -413,6 +413,8 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
     index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    // A project's dispatcher: its own due rows, never another project's backlog (decision 34).
+    index("webhook_deliveries_project_due_idx").on(t.projectId, t.status, t.nextAttemptAt),
     uniqueIndex("webhook_deliveries_event_endpoint_uq").on(t.eventId, t.endpointId),
   ],
 );

@@ -12,6 +12,7 @@ import { selectAssetsWithRelations } from "../../src/services/assets/asset-view"
 import { getAsset } from "../../src/services/assets/read-assets";
 import { trendingCollections } from "../../src/services/collections/trending";
 import { sweepExpired } from "../../src/services/indexer/sweep";
+import { dueDeliveries, nextDueDelivery } from "../../src/services/webhooks/deliver";
 import { refreshBestListingStatement, refreshBestListingsWhere } from "../../src/services/orders/best-listing";
 import { approvalForAllStatements } from "../../src/services/chain-events/apply";
 import { claimLog, newLogGuard } from "../../src/services/chain-events/guard";
@@ -155,3 +156,26 @@ describe("trending floors", () => {
     expect(entry?.floorPrice).toBe("8");
   });
 });
+
+describe("a project's webhook dispatcher", () => {
+  it("reads its own due deliveries, not another project's backlog", async () => {
+    // Another project's endpoint that stopped answering: BULK deliveries due now, still pending.
+    await env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events) values ('dead', 'noisy', 'https://dead.example', '[]')").run();
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+       insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, next_attempt_at)
+       select 'backlog-' || i, 'dead', 'noisy', 'event-' || i, 'transaction.confirmed', '{}', 'pending', ?2 from n`,
+    )
+      .bind(BULK, Date.now() - HOUR)
+      .run();
+    const ctx = { env, db: createDb(env.DB) };
+
+    for (const query of [dueDeliveries(ctx, "quiet", Date.now()).toSQL(), nextDueDelivery(ctx, "quiet").toSQL()]) {
+      const { meta } = await env.DB.prepare(query.sql).bind(...query.params).all();
+      expect(meta.rows_read).toBeLessThan(FEW_ROWS);
+    }
+    // The backlog itself is still found by its own project.
+    expect(await dueDeliveries(ctx, "noisy", Date.now()).all()).not.toHaveLength(0);
+  });
+});
+

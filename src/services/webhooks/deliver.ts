@@ -48,17 +48,29 @@ async function stillPending(ctx: ServiceContext, deliveryId: string): Promise<bo
   return row?.status === "pending";
 }
 
-/** Delivers what is due now; returns when the next pending delivery is due (ms), or null. */
-export async function deliverDue(ctx: ServiceContext, projectId: string): Promise<number | null> {
-  const now = Date.now();
-  const due = await ctx.db
+// Both run on webhook_deliveries_project_due_idx: one project's backlog (an endpoint that has not
+// answered for a day) is never read by another project's dispatcher (decision 34).
+export function dueDeliveries({ db }: ServiceContext, projectId: string, now: number) {
+  return db
     .select({ delivery: webhookDeliveries, url: webhookEndpoints.url })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(and(eq(webhookDeliveries.projectId, projectId), pendingOnLiveEndpoint, lte(webhookDeliveries.nextAttemptAt, new Date(now))))
     .orderBy(asc(webhookDeliveries.createdAt))
-    .limit(BATCH)
-    .all();
+    .limit(BATCH);
+}
+
+export function nextDueDelivery({ db }: ServiceContext, projectId: string) {
+  return db
+    .select({ at: min(webhookDeliveries.nextAttemptAt) })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookDeliveries.projectId, projectId), pendingOnLiveEndpoint));
+}
+
+/** Delivers what is due now; returns when the next pending delivery is due (ms), or null. */
+export async function deliverDue(ctx: ServiceContext, projectId: string): Promise<number | null> {
+  const due = await dueDeliveries(ctx, projectId, Date.now()).all();
 
   for (const [index, { delivery, url }] of due.entries()) {
     // A batch can take minutes (10 s per unanswering endpoint): an endpoint deleted meanwhile has
@@ -84,12 +96,7 @@ export async function deliverDue(ctx: ServiceContext, projectId: string): Promis
   }
 
   // Same filter as the due query: a row it skips must not keep waking the dispatcher.
-  const next = await ctx.db
-    .select({ at: min(webhookDeliveries.nextAttemptAt) })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.projectId, projectId), pendingOnLiveEndpoint))
-    .get();
+  const next = await nextDueDelivery(ctx, projectId).get();
   return next?.at ? Math.max(next.at.getTime(), Date.now()) : null;
 }
 
