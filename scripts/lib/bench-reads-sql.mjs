@@ -46,9 +46,13 @@ function where(query) {
   const parts = [];
   const params = [];
   const add = (sql, ...values) => (parts.push(sql), params.push(...values));
-  if (query.chainId !== undefined) add(`"assets"."chain_id" = ?`, query.chainId);
+  // Beside a narrow filter the broad ones are compared by value only (`+column`, decision 34).
+  // (hasListings=false, in no case here, also changes: read-assets.ts whereOf().)
+  const narrow = query.contractAddress !== undefined || query.ownerAddress !== undefined || (query.search !== undefined && [...query.search].length >= 3);
+  const broad = (column) => (narrow ? `+"assets"."${column}"` : `"assets"."${column}"`);
+  if (query.chainId !== undefined) add(`${broad("chain_id")} = ?`, query.chainId);
   if (query.contractAddress !== undefined) add(`"assets"."contract_address" = ?`, query.contractAddress);
-  if (query.isVerified !== undefined) add(`"assets"."is_verified" = ?`, query.isVerified ? 1 : 0);
+  if (query.isVerified !== undefined) add(`${broad("is_verified")} = ?`, query.isVerified ? 1 : 0);
   if (query.hasListings !== undefined) add(`"assets"."best_price_sort" is ${query.hasListings ? "not null" : "null"}`);
   if (query.search !== undefined) {
     // nameContains(): 3+ characters through the trigram index as one quoted phrase, else LIKE.

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql, type Column, type SQL } from "drizzle-orm";
 import { inJsonList } from "../../db/json-list";
 import { assets, ownerships } from "../../db/schema";
 import { notFound } from "../../lib/errors";
@@ -34,12 +34,29 @@ function nameContains(term: string): SQL {
   return sql`${assets.id} in (select asset_id from assets_search where assets_search match ${phrase})`;
 }
 
-function whereOf(query: ExploreQuery): SQL | undefined {
+/**
+ * `+column`: the same value, but a term SQLite will not drive an index with. Without statistics
+ * (decision 34) the planner picks the index with the most equality terms, so `chain_id = ?` beside
+ * a contract, an owner or a name search walked the chain's assets in order and filtered them
+ * (up to 200,000 rows for a 20-row page) instead of looking up the narrow filter's few.
+ */
+const byValueOnly = (column: Column) => sql`+${column}`;
+/** Unlisted, by value: on assets_best_price_idx `is null` is an equality over most of the table, then sorted. */
+const unlistedByValue = sql`${byValueOnly(assets.bestPriceSort)} is null`;
+
+/** A contract, an owner or a name search of 3+ characters: few rows, each with its own index. */
+const hasNarrowFilter = (query: ExploreQuery) =>
+  query.contractAddress !== undefined || query.ownerAddress !== undefined || (query.search !== undefined && [...query.search].length >= TRIGRAM);
+
+/** `forPage`: the conditions for a page, which walks an order index; a count may still use the listing index. */
+function whereOf(query: ExploreQuery, forPage = false): SQL | undefined {
+  const narrow = hasNarrowFilter(query);
+  const broad = (column: Column) => (narrow ? byValueOnly(column) : sql`${column}`);
   const conditions: (SQL | undefined)[] = [
-    query.chainId === undefined ? undefined : eq(assets.chainId, query.chainId),
+    query.chainId === undefined ? undefined : sql`${broad(assets.chainId)} = ${query.chainId}`,
     query.contractAddress === undefined ? undefined : eq(assets.contractAddress, query.contractAddress),
-    query.isVerified === undefined ? undefined : eq(assets.isVerified, query.isVerified),
-    query.hasListings === undefined ? undefined : query.hasListings ? isNotNull(assets.bestPriceSort) : isNull(assets.bestPriceSort),
+    query.isVerified === undefined ? undefined : sql`${broad(assets.isVerified)} = ${query.isVerified ? 1 : 0}`,
+    query.hasListings === undefined ? undefined : query.hasListings ? isNotNull(assets.bestPriceSort) : forPage || narrow ? unlistedByValue : isNull(assets.bestPriceSort),
     query.search === undefined ? undefined : nameContains(query.search.toLowerCase()),
     query.ownerAddress === undefined
       ? undefined
@@ -69,7 +86,7 @@ const byPrice = (direction: typeof asc) => [direction(assets.bestPriceSort), ...
  * the whole table on every page; as ranges each runs on its own index (decision 27).
  */
 function rangesOf(query: ExploreQuery, where: SQL | undefined): Range[] {
-  const unlisted = { where: and(where, isNull(assets.bestPriceSort)), order: newestFirst };
+  const unlisted = { where: and(where, unlistedByValue), order: newestFirst };
   if (query.sortBy === "createdAt:ASC") return [{ where, order: [asc(assets.createdAt), asc(assets.id)] }];
   if (query.sortBy === "createdAt:DESC" || query.hasListings === false) return [{ where, order: newestFirst }];
   const listed: Range[] =
@@ -86,7 +103,7 @@ export async function exploreAssets(ctx: ServiceContext, query: ExploreQuery): P
   const { db } = ctx;
   const where = whereOf(query);
   const offset = (query.page - 1) * query.limit;
-  const ranges = rangesOf(query, where);
+  const ranges = rangesOf(query, whereOf(query, true));
   // Not db.batch: D1 batches return rows keyed by column name, which collide across the joined
   // tables (chain_id, contract_address…); plain queries come back positionally.
   const [totalRows, rows] = await Promise.all([
