@@ -71,8 +71,13 @@ best_price_sort)\`, only the columns the views use (a page of listed assets was 
 with the Seaport parameters and signatures, 14.5 KB without), price:ASC on the price index when
 \`hasListings=true\` and as two index ranges otherwise (listed assets by price, then unlisted
 ones by age: the single ORDER BY sorted the whole table, SQL p50 27 ms), name search on an FTS5
-trigram index (decision 18; \`LIKE\` counted the whole table, SQL p50 25 ms), and resolved keys
-kept 5 s in isolate memory. Still open:
+trigram index (decision 18; \`LIKE\` counted the whole table, SQL p50 25 ms), resolved keys
+kept 5 s in isolate memory, the read-time fallback to a token's next live listing on the
+token's own index (decision 34: SQLite's planner had chosen \`orders_status_end_idx\` and
+walked every active order whenever a page held an asset whose recorded listing had just ended;
+\`hasListings=true\` SQL p50 60 ms, \`contractAddress\` and \`ownerAddress\` p95 53–56 ms), and
+the page's ids and joins in one D1 query when the page comes from one index range (two D1
+round trips per explore request instead of three). Still open:
 
 1. **Counts**: a broad filter's exact total costs one index entry per matching row on every
    page. Cache totals per normalised filter for a few seconds (isolate memory or KV), keep
