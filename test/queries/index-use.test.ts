@@ -36,23 +36,41 @@ async function bulkOrders(contract: string, count: number, status: "active" | "e
     .run();
 }
 
-/** A D1 binding that keeps every result's meta, for the statements a service runs in a batch. */
-function recordingD1(): { d1: D1Database; rowsRead: () => number[] } {
+/**
+ * A D1 binding that keeps the SQL and parameters of every statement it prepares and the meta of
+ * every batch result (drizzle's logger does not see batches).
+ */
+function recordingD1(): { d1: D1Database; rowsRead: () => number[]; statements: { sql: string; params: unknown[] }[] } {
   const results: D1Result[] = [];
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const method = (target: object, key: string | symbol) => {
+    const value = Reflect.get(target, key);
+    return typeof value === "function" ? value.bind(target) : value;
+  };
   const d1 = new Proxy(env.DB, {
     get(target, key) {
       if (key === "batch") {
-        return async (statements: D1PreparedStatement[]) => {
-          const batch = await target.batch(statements);
-          results.push(...batch);
-          return batch;
+        return async (batch: D1PreparedStatement[]) => {
+          const answers = await target.batch(batch);
+          results.push(...answers);
+          return answers;
         };
       }
-      const value = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (key === "prepare") {
+        return (sql: string) => {
+          const entry = { sql, params: [] as unknown[] };
+          statements.push(entry);
+          const statement = target.prepare(sql);
+          return new Proxy(statement, {
+            get: (inner, innerKey) =>
+              innerKey === "bind" ? (...params: unknown[]) => ((entry.params = params), inner.bind(...params)) : method(inner, innerKey),
+          });
+        };
+      }
+      return method(target, key);
     },
   });
-  return { d1, rowsRead: () => results.map((result) => result.meta.rows_read) };
+  return { d1, rowsRead: () => results.map((result) => result.meta.rows_read), statements };
 }
 
 let collection: Awaited<ReturnType<typeof seedCollection>>;
@@ -154,6 +172,25 @@ describe("trending floors", () => {
     const entry = entries.find((e) => e.collection.id === collection.id);
     // Live listings of token 7 ask 9 and 8 wei (the bulk from 1,001); those of 5, 3 and 1 wei ended.
     expect(entry?.floorPrice).toBe("8");
+  });
+});
+
+describe("trending volumes", () => {
+  it("sum each period's sales from an index alone", async () => {
+    await seedSale(collection, 2n * 10n ** 18n, new Date(Date.now() - 30 * 60_000));
+    const { d1, statements } = recordingD1();
+
+    for (const chainId of [undefined, 1868]) await trendingCollections({ env, db: createDb(d1) }, { chainId, period: "24h", limit: 10 });
+
+    const fromSales = statements.filter((statement) => statement.sql.includes('from "sales"'));
+    // Current period with and without a chain, previous period by collection: all three indexes.
+    expect(fromSales.length).toBe(4);
+    for (const statement of fromSales) {
+      const plan = await env.DB.prepare(`explain query plan ${statement.sql}`).bind(...statement.params).all<{ detail: string }>();
+      const salesSteps = plan.results.map((step) => step.detail).filter((detail) => / sales /.test(detail));
+      expect(salesSteps.length).toBeGreaterThan(0);
+      for (const step of salesSteps) expect(step).toContain("USING COVERING INDEX");
+    }
   });
 });
 
