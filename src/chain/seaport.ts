@@ -14,7 +14,10 @@ import {
   type Hex,
 } from "viem";
 import { seaportAbi } from "./artifacts/seaport";
+import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
+import { retryRead } from "./read-retry";
+import { classifySimulationError } from "./rpc-errors";
 import { SEAPORT_EIP712_TYPES } from "./seaport-types";
 
 export const ITEM_TYPE = { NATIVE: 0, ERC20: 1, ERC721: 2, ERC1155: 3 } as const;
@@ -114,14 +117,18 @@ export async function isOffererSignature(rpcUrl: string, chainId: number, seapor
   const code = await client.getCode({ address: order.offerer as Address });
   if (code && code !== "0x") {
     try {
-      const magic = await client.readContract({
-        address: order.offerer as Address,
-        abi: parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]),
-        functionName: "isValidSignature",
-        args: [digest, signature as Hex],
-      });
+      const magic = await retryRead(() =>
+        client.readContract({
+          address: order.offerer as Address,
+          abi: parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]),
+          functionName: "isValidSignature",
+          args: [digest, signature as Hex],
+        }),
+      );
       return magic.toLowerCase() === EIP1271_MAGIC;
-    } catch {
+    } catch (error) {
+      // The wallet's answer (a revert, no such function) is a "no"; no answer at all is not.
+      if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError("isValidSignature failed", { cause: error });
       return false;
     }
   }
