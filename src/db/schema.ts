@@ -93,6 +93,8 @@ export const drops = sqliteTable(
     index("drops_project_created_idx").on(t.projectId, t.createdAt),
     index("drops_chain_created_idx").on(t.chainId, t.createdAt),
     index("drops_created_idx").on(t.createdAt),
+    // GET /v1/drops?contractAddress= without a chain (drops_chain_contract_uq starts with the chain).
+    index("drops_contract_idx").on(t.contractAddress),
   ],
 );
 

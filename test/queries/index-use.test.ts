@@ -13,6 +13,7 @@ import { getAsset } from "../../src/services/assets/read-assets";
 import { trendingCollections } from "../../src/services/collections/trending";
 import { sweepExpired } from "../../src/services/indexer/sweep";
 import { dueDeliveries, nextDueDelivery } from "../../src/services/webhooks/deliver";
+import { listDrops } from "../../src/services/drops/read-drops";
 import { refreshBestListingStatement, refreshBestListingsWhere } from "../../src/services/orders/best-listing";
 import { approvalForAllStatements } from "../../src/services/chain-events/apply";
 import { claimLog, newLogGuard } from "../../src/services/chain-events/guard";
@@ -213,6 +214,33 @@ describe("a project's webhook dispatcher", () => {
     }
     // The backlog itself is still found by its own project.
     expect(await dueDeliveries(ctx, "noisy", Date.now()).all()).not.toHaveLength(0);
+  });
+});
+
+describe("the drop list", () => {
+  it("finds a project's drops, or a contract's, without walking the chain's", async () => {
+    await env.DB.prepare(
+      "insert into projects (id, name, wallet_index, wallet_address) values ('crowd', 'Crowd', 900001, '0xc0'), ('few', 'Few', 900002, '0xf0')",
+    ).run();
+    // BULK drops of one project on the chain, then two of another, older than all of them.
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+       insert into drops (id, project_id, chain_id, contract_address, salt, name, symbol, owner_address, blindbox_key, provenance_hash,
+         base_uri, mode, metadata_storage_type, creator_fee_address, creator_fee_bps, unit_price, created_at, updated_at)
+       select 'crowd-' || i, case when i <= 2 then 'few' else 'crowd' end, 1868, '0x' || printf('%040x', 700000 + i), '0x01', 'Drop ' || i, 'D',
+         '0x' || printf('%040x', 1), '0xkey', '0xhash', 'https://e.com/', 'standard', 'self-hosted', '0x' || printf('%040x', 2), 0, '0', 1700000000000 + i, 1700000000000 + i from n`,
+    )
+      .bind(BULK)
+      .run();
+    const page = { page: 1, limit: 20, sortBy: [["createdAt", "DESC"]] as [string, "DESC"][], filter: {} };
+
+    for (const filters of [{ projectId: "few", chainId: 1868 }, { contractAddress: `0x${(700000 + 1).toString(16).padStart(40, "0")}` }]) {
+      const { d1, rowsRead } = recordingD1();
+      const { total } = await listDrops({ env, db: createDb(d1) }, page, filters, "few");
+
+      expect(total).toBe("projectId" in filters ? 2 : 1);
+      for (const rows of rowsRead()) expect(rows).toBeLessThan(FEW_ROWS);
+    }
   });
 });
 

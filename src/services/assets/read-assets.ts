@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql, type Column, type SQL } from "drizzle-orm";
+import { byValueOnly } from "../../db/by-value-only";
 import { inJsonList } from "../../db/json-list";
 import { assets, ownerships } from "../../db/schema";
 import { notFound } from "../../lib/errors";
@@ -34,13 +35,6 @@ function nameContains(term: string): SQL {
   return sql`${assets.id} in (select asset_id from assets_search where assets_search match ${phrase})`;
 }
 
-/**
- * `+column`: the same value, but a term SQLite will not drive an index with. Without statistics
- * (decision 34) the planner picks the index with the most equality terms, so `chain_id = ?` beside
- * a contract, an owner or a name search walked the chain's assets in order and filtered them
- * (up to 200,000 rows for a 20-row page) instead of looking up the narrow filter's few.
- */
-const byValueOnly = (column: Column) => sql`+${column}`;
 /** Unlisted, by value: on assets_best_price_idx `is null` is an equality over most of the table, then sorted. */
 const unlistedByValue = sql`${byValueOnly(assets.bestPriceSort)} is null`;
 
@@ -51,6 +45,8 @@ const hasNarrowFilter = (query: ExploreQuery) =>
 /** `forPage`: the conditions for a page, which walks an order index; a count may still use the listing index. */
 function whereOf(query: ExploreQuery, forPage = false): SQL | undefined {
   const narrow = hasNarrowFilter(query);
+  // Beside a narrow filter, `chain_id = ?` drove the chain's index and walked its assets in order
+  // (up to 200,000 rows for a 20-row page): broad terms compare by value only (decision 34).
   const broad = (column: Column) => (narrow ? byValueOnly(column) : sql`${column}`);
   const conditions: (SQL | undefined)[] = [
     query.chainId === undefined ? undefined : sql`${broad(assets.chainId)} = ${query.chainId}`,

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { byValueOnly } from "../../db/by-value-only";
 import { drops } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import type { PaginateQuery } from "../../lib/paginate";
@@ -15,7 +16,8 @@ export interface DropFilters {
 function whereOf(filters: DropFilters): SQL | undefined {
   const conditions = [
     filters.projectId === undefined ? undefined : eq(drops.projectId, filters.projectId),
-    filters.chainId === undefined ? undefined : eq(drops.chainId, filters.chainId),
+    // A project's few drops are found on its own index; the chain then only filters them.
+    filters.chainId === undefined ? undefined : filters.projectId === undefined ? eq(drops.chainId, filters.chainId) : sql`${byValueOnly(drops.chainId)} = ${filters.chainId}`,
     filters.contractAddress === undefined ? undefined : eq(drops.contractAddress, filters.contractAddress),
   ].filter((condition): condition is SQL => condition !== undefined);
   return conditions.length ? and(...conditions) : undefined;
