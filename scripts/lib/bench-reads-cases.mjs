@@ -66,6 +66,13 @@ export function buildCases(dataset) {
     if ((page - 1) * 20 < size) cases.push(explore(`page=${page}&limit=20`, () => ({ page })));
   }
   cases.push(explore("chainId + isVerified + hasListings, price:ASC", () => ({ chainId: chainIds[0], isVerified: true, hasListings: true, sortBy: "price:ASC" })));
+  // A narrow filter beside broad ones (decision 34: the broad terms must not drive the plan).
+  cases.push(
+    explore("chainId + contractAddress + isVerified, price:ASC", () => {
+      const c = pick(dataset.collections);
+      return { chainId: c.chainId, contractAddress: c.contractAddress, isVerified: c.isVerified, sortBy: "price:ASC" };
+    }),
+  );
   return cases;
 }
 
