@@ -31,9 +31,9 @@ const nativeSubGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress
  * sort before token ones (price-sort.ts), so the walk down orders_contract_status_price_idx stops
  * at the first active, unexpired native order: one index step per collection however many
  * listings it has, where a min() over a join read every active order of the chain (decision 34).
+ * The outer columns are spelled out: drizzle leaves the columns of a single-table select
+ * unqualified, and inside the subquery an unqualified chain_id would be the order's own.
  */
-// The outer columns are spelled out: drizzle leaves columns of a single-table select unqualified,
-// and inside the subquery an unqualified chain_id would be the order's own (every order matches).
 const nativeFloor = (now: number) =>
   sql<string | null>`(select o.price_sort from orders o indexed by orders_contract_status_price_idx
     where o.chain_id = "collections"."chain_id" and o.contract_address = "collections"."contract_address"
