@@ -42,6 +42,17 @@ const unlistedByValue = sql`${byValueOnly(assets.bestPriceSort)} is null`;
 const hasNarrowFilter = (query: ExploreQuery) =>
   query.contractAddress !== undefined || query.ownerAddress !== undefined || (query.search !== undefined && [...query.search].length >= TRIGRAM);
 
+/**
+ * Listed or not. Unlisted is tested by value wherever another index drives the lookup (a page
+ * walking an order index, a narrow filter); only a count with broad filters counts it on
+ * assets_best_price_idx.
+ */
+function listingCondition(hasListings: boolean | undefined, byValue: boolean): SQL | undefined {
+  if (hasListings === undefined) return undefined;
+  if (hasListings) return isNotNull(assets.bestPriceSort);
+  return byValue ? unlistedByValue : isNull(assets.bestPriceSort);
+}
+
 /** `forPage`: the conditions for a page, which walks an order index; a count may still use the listing index. */
 function whereOf(query: ExploreQuery, forPage = false): SQL | undefined {
   const narrow = hasNarrowFilter(query);
@@ -52,7 +63,7 @@ function whereOf(query: ExploreQuery, forPage = false): SQL | undefined {
     query.chainId === undefined ? undefined : sql`${broad(assets.chainId)} = ${query.chainId}`,
     query.contractAddress === undefined ? undefined : eq(assets.contractAddress, query.contractAddress),
     query.isVerified === undefined ? undefined : sql`${broad(assets.isVerified)} = ${query.isVerified ? 1 : 0}`,
-    query.hasListings === undefined ? undefined : query.hasListings ? isNotNull(assets.bestPriceSort) : forPage || narrow ? unlistedByValue : isNull(assets.bestPriceSort),
+    listingCondition(query.hasListings, forPage || narrow),
     query.search === undefined ? undefined : nameContains(query.search.toLowerCase()),
     query.ownerAddress === undefined
       ? undefined
