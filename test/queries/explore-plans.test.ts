@@ -1,12 +1,12 @@
 // Explore pages that combine a broad filter (chain, verified, unlisted) with a narrow one (a
 // contract) read the narrow filter's rows, not the chain's (decision 34). The statements the
-// service sends are captured through drizzle's logger and replayed on D1 for its rows_read.
+// service sends are recorded and replayed on D1 for its rows_read.
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/d1";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as schema from "../../src/db/schema";
+import { createDb } from "../../src/db/client";
 import { exploreAssets, type ExploreQuery } from "../../src/services/assets/read-assets";
 import { seedAsset, seedCollection } from "../fixtures/seed";
+import { recordingD1, rowsReadBy } from "../helpers/d1-recorder";
 
 const BULK = 400;
 /** Far below BULK: a 20-row page with its joins, from the rows it needs. */
@@ -16,14 +16,10 @@ let small: Awaited<ReturnType<typeof seedCollection>>;
 
 /** The page statements exploreAssets sent (counts left out: a count reads every match by nature). */
 async function pageRowsRead(query: Partial<ExploreQuery>): Promise<{ ids: string[]; rowsRead: number[] }> {
-  const statements: { sql: string; params: unknown[] }[] = [];
-  const db = drizzle(env.DB, { schema, logger: { logQuery: (sql, params) => statements.push({ sql, params }) } });
-  const { data } = await exploreAssets({ env, db }, { page: 1, limit: 20, sortBy: "createdAt:DESC", ...query });
+  const { d1, statements } = recordingD1();
+  const { data } = await exploreAssets({ env, db: createDb(d1) }, { page: 1, limit: 20, sortBy: "createdAt:DESC", ...query });
   const rowsRead = [];
-  for (const statement of statements.filter((s) => !s.sql.startsWith("select count("))) {
-    const { meta } = await env.DB.prepare(statement.sql).bind(...statement.params).all();
-    rowsRead.push(meta.rows_read);
-  }
+  for (const statement of statements.filter((s) => !s.sql.startsWith("select count("))) rowsRead.push(await rowsReadBy(statement));
   return { ids: data.map((asset) => asset.tokenId), rowsRead };
 }
 

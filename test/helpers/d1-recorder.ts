@@ -1,0 +1,51 @@
+// What statements a service sent to D1 and how many rows D1 read for them (`meta.rows_read`):
+// the query-plan tests assert rows read, never time.
+import { env } from "cloudflare:workers";
+
+export interface RecordedStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * A D1 binding that keeps the SQL and parameters of every statement prepared through it and the
+ * meta of every batch result (drizzle's logger sees neither batches nor raw statements).
+ */
+export function recordingD1(): { d1: D1Database; rowsRead: () => number[]; statements: RecordedStatement[] } {
+  const results: D1Result[] = [];
+  const statements: RecordedStatement[] = [];
+  const method = (target: object, key: string | symbol) => {
+    const value = Reflect.get(target, key);
+    return typeof value === "function" ? value.bind(target) : value;
+  };
+  const d1 = new Proxy(env.DB, {
+    get(target, key) {
+      if (key === "batch") {
+        return async (batch: D1PreparedStatement[]) => {
+          const answers = await target.batch(batch);
+          results.push(...answers);
+          return answers;
+        };
+      }
+      if (key === "prepare") {
+        return (sql: string) => {
+          const entry: RecordedStatement = { sql, params: [] };
+          statements.push(entry);
+          const statement = target.prepare(sql);
+          return new Proxy(statement, {
+            get: (inner, innerKey) =>
+              innerKey === "bind" ? (...params: unknown[]) => ((entry.params = params), inner.bind(...params)) : method(inner, innerKey),
+          });
+        };
+      }
+      return method(target, key);
+    },
+  });
+  return { d1, rowsRead: () => results.map((result) => result.meta.rows_read), statements };
+}
+
+/** Runs `statement` again on D1 and returns the rows it read. */
+export async function rowsReadBy(statement: RecordedStatement): Promise<number> {
+  const { meta } = await env.DB.prepare(statement.sql).bind(...statement.params).all();
+  return meta.rows_read;
+}
