@@ -1,6 +1,7 @@
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { inJsonList } from "../../db/json-list";
 import { collections, sales } from "../../db/schema";
+import { COLLECTION_ORDERS_INDEX } from "../orders/best-listing";
 import type { Collection } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
 import { collectionView } from "../views";
@@ -28,14 +29,14 @@ const nativeSubGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress
 
 /**
  * A collection's cheapest live listing in the native currency, as its price sort key. Native keys
- * sort before token ones (price-sort.ts), so the walk down orders_contract_status_price_idx stops
+ * sort before token ones (price-sort.ts), so the walk down the collection's price index stops
  * at the first active, unexpired native order: one index step per collection however many
  * listings it has, where a min() over a join read every active order of the chain (decision 34).
  * The outer columns are spelled out: drizzle leaves the columns of a single-table select
  * unqualified, and inside the subquery an unqualified chain_id would be the order's own.
  */
 const nativeFloor = (now: number) =>
-  sql<string | null>`(select o.price_sort from orders o indexed by orders_contract_status_price_idx
+  sql<string | null>`(select o.price_sort from orders o indexed by ${sql.raw(COLLECTION_ORDERS_INDEX)}
     where o.chain_id = "collections"."chain_id" and o.contract_address = "collections"."contract_address"
       and o.status = 'active' and o.end_time > ${now} and o.currency_address is null
     order by o.price_sort limit 1)`.as("floor");

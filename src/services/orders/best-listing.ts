@@ -9,6 +9,8 @@
 // lookup with 42,000 active orders; decision 34). INDEXED BY also fails the statement loudly if
 // the index is ever dropped.
 export const TOKEN_ORDERS_INDEX = "orders_token_status_price_idx";
+/** A collection's orders in price order: its floor (collections/trending.ts). */
+export const COLLECTION_ORDERS_INDEX = "orders_contract_status_price_idx";
 /** An offerer's orders: what a revoked approval touches (chain-events/apply.ts). */
 export const OFFERER_ORDERS_INDEX = "orders_offerer_idx";
 
