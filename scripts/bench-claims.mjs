@@ -13,10 +13,11 @@
 // --gas-limit G (anvil block gas limit for both runs, or GAS_LIMIT), --allowlist N (the service's
 // drop gets an N-entry whitelist, as real drops have; default 0), --timeout S (confirmation
 // wait, default 300), --devtools (keep wrangler dev's inspector attached, as `npm run dev` has
-// it), --profile (where a claim's time goes: scripts/lib/claims-profile.mjs).
+// it), --profile (where a claim's time goes: scripts/lib/claims-profile.mjs), --state-on-disk
+// (keep wrangler dev's local D1 and Durable Object files on disk, not in RAM: see below).
 // wrangler.toml's per-key rate limit ([[ratelimits]]) applies: claims beyond it in a minute are
 // 429s and show up as failed requests.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -35,6 +36,7 @@ const { values: opts } = parseArgs({
     profile: { type: "boolean", default: false },
     devtools: { type: "boolean", default: false },
     allowlist: { type: "string", default: "0" },
+    "state-on-disk": { type: "boolean", default: false },
   },
 });
 const N = Number(opts.claims);
@@ -46,7 +48,14 @@ const TARGET_RATIO = 0.8;
 const GAS_BUFFER_PERCENT = Number(/ENGINE_GAS_BUFFER_PERCENT\s*=\s*"(\d+)"/.exec(readFileSync(path.join(ROOT, "wrangler.toml"), "utf8"))?.[1] ?? 20);
 const SETTINGS = { N, C, GAS_LIMIT, TARGET_RATIO, GAS_BUFFER_PERCENT, pollMs: 50, timeoutMs: Number(opts.timeout) * 1000 };
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), "mintyard-bench-claims-"));
+// Local Durable Objects and D1 commit every write with an fsync on workerd's one thread, which
+// stalls every isolate; anvil, the baseline, keeps its state in memory, and production storage
+// does not block the isolate on a local disk. So the service's state lives in RAM (tmpfs) unless
+// --state-on-disk (docs/decisions.md §35).
+const RAM_DIR = "/dev/shm";
+const stateInRam = !opts["state-on-disk"] && existsSync(RAM_DIR) && statSync(RAM_DIR).isDirectory();
+const tmp = mkdtempSync(path.join(stateInRam ? RAM_DIR : os.tmpdir(), "mintyard-bench-claims-"));
+const STATE_WHERE = stateInRam ? `in RAM (${RAM_DIR}, tmpfs; \`--state-on-disk\` puts it on disk)` : `on disk (${os.tmpdir()})`;
 let stopping = false;
 async function shutdown(code) {
   if (stopping) return;
@@ -139,7 +148,7 @@ function docSection(rows, lines) {
   return [
     `## Claims throughput (npm run bench:claims)`,
     ``,
-    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${N} claims of one token${Number(opts.allowlist) > 0 ? ` from a drop with a ${opts.allowlist}-entry whitelist` : ""}, concurrency C = ${C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran (the "other processes" row). One anvil (chain 1868, prague, 1 s blocks, ${GAS_LIMIT ? `block gas limit ${GAS_LIMIT}, raised for both runs` : "default 30M block gas limit"}) serves both runs. The service runs under \`wrangler dev\` (local D1 and Durable Objects, wrangler.toml's engine settings) on a bundle of src/ taken at start, ${opts.devtools ? "its DevTools inspector attached (\`--devtools\`, as \`npm run dev\` runs it)" : "its DevTools inspector detached (scripts/lib/wrangler-devtools.mjs; \`--devtools\` keeps it attached, and the profile below measures both)"}.`,
+    `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${N} claims of one token${Number(opts.allowlist) > 0 ? ` from a drop with a ${opts.allowlist}-entry whitelist` : ""}, concurrency C = ${C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran (the "other processes" row). One anvil (chain 1868, prague, 1 s blocks, ${GAS_LIMIT ? `block gas limit ${GAS_LIMIT}, raised for both runs` : "default 30M block gas limit"}) serves both runs. The service runs under \`wrangler dev\` (local D1 and Durable Objects, wrangler.toml's engine settings) on a bundle of src/ taken at start, its local state ${STATE_WHERE}, ${opts.devtools ? "its DevTools inspector attached (\`--devtools\`, as \`npm run dev\` runs it)" : "its DevTools inspector detached (scripts/lib/wrangler-devtools.mjs; \`--devtools\` keeps it attached, and the profile below measures both)"}.`,
     ``,
     `- **service**: \`POST /v1/project-wallet/drops/claim\`, each to a distinct new wallet; accepted = 201. Then \`GET /v1/transactions?status=pending\` is polled every ${SETTINGS.pollMs} ms until none is pending.`,
     `- **raw**: a plain key, the minter of its own drop from the same DropFactory, sends ${N} \`mintTo(recipient, 1)\` signed before timing (nonces n…n+N−1, the service's ${GAS_BUFFER_PERCENT} % gas buffer and 2 × base fee + tip pricing) with \`eth_sendRawTransaction\` at the same concurrency; confirmed when its latest nonce reaches n+N (polled every ${SETTINGS.pollMs} ms).`,
@@ -155,11 +164,11 @@ function docSection(rows, lines) {
 }
 
 async function main() {
-  console.log(`Claims benchmark: N=${N}, C=${C}${GAS_LIMIT ? `, anvil block gas limit ${GAS_LIMIT} (both runs share the chain)` : ""}${opts.profile ? ", profile mode" : ""}`);
+  console.log(`Claims benchmark: N=${N}, C=${C}, service state ${stateInRam ? "in RAM" : "on disk"}${GAS_LIMIT ? `, anvil block gas limit ${GAS_LIMIT} (both runs share the chain)` : ""}${opts.profile ? ", profile mode" : ""}`);
   const chain = await startChain({ anvilOptions: { blockTime: 1, ...(GAS_LIMIT ? { gasLimit: GAS_LIMIT } : {}) }, step });
   if (opts.profile) {
     const { runProfile } = await import("./lib/claims-profile.mjs");
-    return runProfile({ chain, serviceWithDrop, settings: SETTINGS, cpuLine });
+    return runProfile({ chain, serviceWithDrop, settings: SETTINGS, cpuLine, stateWhere: STATE_WHERE });
   }
   const { service, project, api, contract, sampleCpu } = await serviceWithDrop(chain, "service");
 

@@ -12,8 +12,10 @@ export const fmt = (v, digits = 1) =>
 
 /** { name, value, unit, baseline, ratio, target, pass } with the ratio computed when both sides exist. */
 export function row(name, value, unit, { baseline = null, target = null, pass = null, digits } = {}) {
-  const ratio = typeof value === "number" && typeof baseline === "number" && baseline !== 0 ? Math.round((value / baseline) * 1000) / 1000 : null;
-  return { name, value: round(value, digits), unit, baseline: round(baseline, digits), ratio, target, pass };
+  // A baseline that prints as 0 (a few µs of CPU) would give a meaningless ratio of millions.
+  const shownBaseline = round(baseline, digits);
+  const ratio = typeof value === "number" && typeof baseline === "number" && shownBaseline !== 0 ? Math.round((value / baseline) * 1000) / 1000 : null;
+  return { name, value: round(value, digits), unit, baseline: shownBaseline, ratio, target, pass };
 }
 
 const round = (v, digits = 1) => (typeof v === "number" && !Number.isInteger(v) ? Math.round(v * 10 ** digits) / 10 ** digits : v);

@@ -60,7 +60,7 @@ async function profileService({ chain, serviceWithDrop, settings, runner, label,
   }
 }
 
-export async function runProfile({ chain, serviceWithDrop, settings, cpuLine }) {
+export async function runProfile({ chain, serviceWithDrop, settings, cpuLine, stateWhere }) {
   const profiled = {};
   for (const runner of RUNNERS) profiled[runner.runner] = { label: runner.label, ...(await profileService({ chain, serviceWithDrop, settings, ...runner })) };
   console.log(`\nRaw baseline: ${settings.N} pre-signed mintTo at concurrency ${settings.C} straight to anvil`);
@@ -85,7 +85,7 @@ export async function runProfile({ chain, serviceWithDrop, settings, cpuLine }) 
     [
       `### Where a claim's time goes (npm run bench:claims -- --profile)`,
       ``,
-      `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, N = ${settings.N}, C = ${settings.C}, ${os.cpus().length} cores. Both services serve the same bundle on one chain, each behind a counting JSON-RPC proxy (one extra local hop per call, so rates sit a little below the benchmark's): \`wrangler dev\` with its DevTools inspector **attached** (as \`npm run dev\` runs it) and **detached** (as the benchmark runs it; scripts/lib/wrangler-devtools.mjs). RPC calls are per accepted claim over the whole run (requests and confirmation wait); "C=1" is ${PROBE_CLAIMS} claims sent one at a time.`,
+      `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, N = ${settings.N}, C = ${settings.C}, ${os.cpus().length} cores. Both services serve the same bundle on one chain, their local state ${stateWhere}, each behind a counting JSON-RPC proxy (one extra local hop per call, so rates sit a little below the benchmark's): \`wrangler dev\` with its DevTools inspector **attached** (as \`npm run dev\` runs it) and **detached** (as the benchmark runs it; scripts/lib/wrangler-devtools.mjs). RPC calls are per accepted claim over the whole run (requests and confirmation wait); "C=1" is ${PROBE_CLAIMS} claims sent one at a time.`,
       ``,
       `| ${header.join(" | ")} |`,
       `|---|---:|---:|---:|---|`,
