@@ -28,7 +28,7 @@ export function registerOpenApi(app: AppOpenAPI) {
   app.openAPIRegistry.registerComponent("securitySchemes", "SecretKey", {
     type: "http",
     scheme: "bearer",
-    description: "Project secret key (`sk_…`). Required for anything that spends or signs with the project wallet.",
+    description: "Project secret key (`sk_…`). Required for anything that spends or signs with the project wallet. May be sent beside `x-api-key`: the key the endpoint needs is used; keys of two different projects are a 401.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
     type: "http",

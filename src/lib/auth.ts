@@ -1,33 +1,43 @@
 import type { MiddlewareHandler } from "hono";
-import { resolveKey, sha256Hex, timingSafeEqualHex, type KeyKind } from "../services/auth/keys";
+import { resolveKey, sha256Hex, timingSafeEqualHex, type KeyKind, type ResolvedKey } from "../services/auth/keys";
 import { serviceContext } from "../services/context";
 import { AppError } from "./errors";
 import type { AppBindings } from "./types";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-function presentedKey(header: (name: string) => string | undefined): string | undefined {
+/** The keys a request presents, the Bearer first; one key sent in both headers counts once. */
+function presentedKeys(header: (name: string) => string | undefined): string[] {
+  const bearer = BEARER.exec(header("authorization") ?? "")?.[1];
   const apiKey = header("x-api-key")?.trim();
-  if (apiKey) return apiKey;
-  return BEARER.exec(header("authorization") ?? "")?.[1];
+  return [...new Set([bearer, apiKey].filter((key): key is string => Boolean(key)))];
 }
 
 /**
- * Authenticates `x-api-key` or `Authorization: Bearer` and requires one of `kinds`:
- * no or unknown key → 401, a valid key of the wrong kind → 403.
+ * Authenticates `x-api-key` and/or `Authorization: Bearer` and requires one of `kinds`: no or
+ * unknown key → 401, a valid key of the wrong kind → 403. A client that sends its API key on
+ * every request and adds the secret key for wallet operations (the seed's header per endpoint)
+ * is served by whichever key the endpoint needs; two keys of different projects are refused,
+ * since either answer would be a guess.
  */
 export function requireKey(...kinds: KeyKind[]): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
-    const plain = presentedKey((name) => c.req.header(name));
-    if (!plain) throw new AppError("unauthorized", "missing credentials: send x-api-key or Authorization: Bearer <secret key>");
+    const plain = presentedKeys((name) => c.req.header(name));
+    if (!plain.length) throw new AppError("unauthorized", "missing credentials: send x-api-key or Authorization: Bearer <secret key>");
     const { env, db } = serviceContext(c.env);
-    const resolved = await resolveKey({ db, kv: env.KV, cacheTtlSeconds: Number(env.KEY_CACHE_TTL_SECONDS) || 60 }, plain);
-    if (!resolved) throw new AppError("unauthorized", "invalid or revoked key");
-    if (!kinds.includes(resolved.kind)) {
+    const store = { db, kv: env.KV, cacheTtlSeconds: Number(env.KEY_CACHE_TTL_SECONDS) || 60 };
+    const resolved = await Promise.all(plain.map((key) => resolveKey(store, key)));
+    const valid = resolved.filter((key): key is ResolvedKey => key !== null);
+    if (new Set(valid.map((key) => key.projectId)).size > 1) {
+      throw new AppError("unauthorized", "x-api-key and Authorization hold keys of different projects");
+    }
+    const chosen = valid.find((key) => kinds.includes(key.kind));
+    if (!chosen) {
+      if (valid.length < resolved.length) throw new AppError("unauthorized", "invalid or revoked key");
       throw new AppError("forbidden", `this endpoint needs a ${kinds.join(" or ")} key`);
     }
-    await enforceRateLimit(env, resolved.keyId);
-    c.set("auth", resolved);
+    await enforceRateLimit(env, chosen.keyId);
+    c.set("auth", chosen);
     await next();
   };
 }

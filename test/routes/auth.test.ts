@@ -32,6 +32,26 @@ describe("keys and tenancy", () => {
     expectEnvelope(await call("/v1/project-wallet/transfer", { headers: { authorization: `Bearer ${project.apiKey}` }, body: transfer }), 403, "forbidden");
   });
 
+  it("serves a client that sends its API key everywhere and adds the secret key for wallet operations", async () => {
+    const project = await createTestProject();
+    const both = { apiKey: project.apiKey, secretKey: project.secretKey };
+    const transfer = { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "1" };
+    // The secret key is what a transfer needs: past auth, the empty wallet's balance check answers.
+    expectEnvelope(await call("/v1/project-wallet/transfer", { ...both, body: transfer }), 422, "insufficient_funds");
+    expect((await call("/v1/drops", both)).status).toBe(200);
+
+    // A bad key beside a good one: the good one serves what it may; otherwise the bad one is named.
+    const unknownSecret = `sk_${"A".repeat(40)}`;
+    expect((await call("/v1/drops", { apiKey: project.apiKey, secretKey: unknownSecret })).status).toBe(200);
+    const refused = expectEnvelope(await call("/v1/project-wallet/transfer", { apiKey: project.apiKey, secretKey: unknownSecret, body: transfer }), 401, "unauthorized");
+    expect(refused.message).toContain("invalid or revoked");
+
+    // Keys of two projects: no guessing which project the request means.
+    const other = await createTestProject();
+    const mixed = expectEnvelope(await call("/v1/drops", { apiKey: other.apiKey, secretKey: project.secretKey }), 401, "unauthorized");
+    expect(mixed.message).toContain("different projects");
+  });
+
   it("401s missing, malformed, unknown and revoked keys", async () => {
     const project = await createTestProject();
     expectEnvelope(await call("/v1/project-wallet"), 401, "unauthorized");
