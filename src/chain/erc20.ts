@@ -1,6 +1,8 @@
 import { encodeFunctionData, erc20Abi, type Address } from "viem";
+import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
 import { retryRead } from "./read-retry";
+import { classifySimulationError } from "./rpc-errors";
 
 export { erc20Abi };
 
@@ -24,4 +26,24 @@ export const encodeErc20Approve = (spender: string, amount: bigint) =>
 
 export async function erc20Allowance(rpcUrl: string, token: string, owner: string, spender: string): Promise<bigint> {
   return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "allowance", args: [owner as Address, spender as Address] });
+}
+
+/**
+ * Whether `token` can pay a listing: it answers ERC20's `balanceOf` (an address without code, or a
+ * contract without that function, cannot), with its symbol ("ERC20" when it has none). Null when it
+ * is not such a token; a read no node answered throws ChainUnavailableError.
+ */
+export async function erc20PaymentToken(rpcUrl: string, token: string, holder: string): Promise<{ symbol: string } | null> {
+  const answered = (error: unknown) => classifySimulationError(error).kind !== "unavailable";
+  try {
+    await erc20Balance(rpcUrl, token, holder);
+  } catch (error) {
+    if (answered(error)) return null;
+    throw new ChainUnavailableError(`no answer to balanceOf from ${token}`);
+  }
+  const symbol = await retryRead(() => erc20Symbol(rpcUrl, token)).catch((error: unknown) => {
+    if (answered(error)) return "ERC20";
+    throw new ChainUnavailableError(`no answer to symbol from ${token}`);
+  });
+  return { symbol };
 }

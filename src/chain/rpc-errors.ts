@@ -2,6 +2,8 @@
 // itself maps node messages to its typed node errors).
 import {
   BaseError,
+  CallExecutionError,
+  ContractFunctionExecutionError,
   ContractFunctionRevertedError,
   ContractFunctionZeroDataError,
   FeeCapTooLowError,
@@ -91,5 +93,10 @@ export function classifySimulationError(error: unknown, abi?: Abi): SimulationFa
   if (rpc && rpc.code === 3) return { kind: "reverted", message: rpc.shortMessage };
   if (getNodeError(error, {}).walk((e) => e instanceof InsufficientFundsError)) return { kind: "insufficient_funds" };
   if (rpc && rpc.code !== -32603 && rpc.code !== -32005) return { kind: "reverted", message: rpc.shortMessage };
+  // A contract read whose call succeeded failed afterwards: the node answered with data that
+  // does not decode as the ABI says (too short, or a uint8 beyond 2^53), so not this interface.
+  if (error instanceof ContractFunctionExecutionError && !error.walk((e) => e instanceof CallExecutionError)) {
+    return { kind: "reverted", message: "the contract's answer does not decode as this interface" };
+  }
   return { kind: "unavailable" };
 }

@@ -6,11 +6,12 @@ import { encodeFunctionData, type Address } from "viem";
 import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
 import { chainClient, ETHER, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
-import { call } from "../helpers/http";
+import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { seaportJsList } from "../helpers/seaport";
 import { seaportAddress } from "../helpers/seaport-basic-order";
 import { freshWallet } from "../helpers/wallets";
+import { orderHashOf } from "../../src/chain/seaport";
 import { fillGasLimitWithoutEstimate } from "../../src/chain/seaport-fulfil";
 import { canonicalOrder } from "../../src/services/orders/order-shape";
 import { UNLIMITED_ALLOWANCE } from "../../src/services/project-wallet/erc20-payments";
@@ -159,11 +160,23 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     expect((await waitForTransaction(body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
   });
 
-  it("answers order_not_fillable, sending nothing, when the listing's currency is not an ERC20", async () => {
+  it("refuses a listing whose currency is not an ERC20, so it never shows as a best listing nobody can buy", async () => {
     const notAToken = "0x000000000000000000000000000000000000dEaD";
     const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "5", price: 1_000n, currency: notAToken, fees: [{ recipient: creator.walletAddress, amount: 50n }] });
+    const refused = expectEnvelope(await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } }), 400, "validation_error");
+    expect(refused.details).toEqual([{ path: "body.parameters.consideration.0.token", message: "not an ERC20 token on this chain" }]);
+    expect((await call(`/v1/orders/${orderHashOf(canonicalOrder(listing.parameters))}`, { apiKey: buyer.apiKey })).status).toBe(404);
+  });
+
+  it("answers order_not_fillable, sending nothing, when the listing's token stopped being an ERC20 after it was listed", async () => {
+    const issuer = await freshWallet();
+    const doomed = await issuer.deploy(testErc20Abi, testErc20Bytecode);
+    const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "5", price: 1_000n, currency: doomed, fees: [{ recipient: creator.walletAddress, amount: 50n }] });
     const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    expect(accepted.body.priceSymbol).toBe("TUSD");
+    await rpc("anvil_setCode", [doomed, "0x"]);
+
     const nonceBefore = await nonceOf(buyer.walletAddress);
     const { body } = await buy([accepted.body.orderHash]);
     expect(body[0].result).toEqual([{ type: "error", result: { code: "order_not_fillable", message: expect.stringContaining("does not answer balanceOf") } }]);

@@ -236,6 +236,22 @@ describe("prepared listings (two steps)", () => {
     );
   });
 
+  it("prices in native currency when currencyAddress is the zero address, and refuses a currency that is not an ERC20", async () => {
+    const item = { contractAddress: drop.contractAddress, tokenId: "5", unitPrice: "1000" };
+    const zero = await prepare({ chainId: 1868, offerer: seller2.address, items: [{ ...item, currencyAddress: "0x0000000000000000000000000000000000000000" }] });
+    expect(zero.status, JSON.stringify(zero.body)).toBe(200);
+    const native = await prepare({ chainId: 1868, offerer: seller2.address, items: [item] });
+    for (const { typedData } of [zero.body.orders[0], native.body.orders[0]]) {
+      for (const payment of typedData.message.consideration) expect(payment).toMatchObject({ itemType: 0, token: "0x0000000000000000000000000000000000000000" });
+    }
+
+    // An address without code, and a contract without balanceOf (Seaport itself), cannot be paid in.
+    for (const currencyAddress of ["0x000000000000000000000000000000000000dEaD", seaport]) {
+      const refused = expectEnvelope(await prepare({ chainId: 1868, offerer: seller2.address, items: [item, { ...item, currencyAddress }] }), 400, "validation_error");
+      expect(refused.details).toEqual([{ path: "body.items.1.currencyAddress", message: "is not an ERC20 token on this chain (no balanceOf)" }]);
+    }
+  });
+
   it("refuses an ERC1155 listing whose total price does not fit in uint256", async () => {
     const holder = await freshWallet();
     const multi = await erc1155Holding(holder, 2n);

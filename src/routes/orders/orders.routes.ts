@@ -100,7 +100,7 @@ export const PrepareListingsBody = z
           tokenId: UintString,
           quantity: UintString.default("1"),
           unitPrice: PositiveUintString,
-          currencyAddress: AddressInput.optional(),
+          currencyAddress: AddressInput.optional().openapi({ description: "An ERC20 token (it must answer balanceOf); omitted or the zero address = the chain's native currency" }),
         }),
       )
       .min(1)

@@ -64,14 +64,20 @@ export function toSmallestUnit(amount: number, decimals: number, field: string):
   return value;
 }
 
+/** 10^77 is the largest power of ten a uint256 holds: a token with more decimals has no whole unit. */
+const MAX_DECIMALS = 77;
+
 async function currencyDecimals(chain: ChainConfig, currencyAddress: string | undefined): Promise<number> {
   if (!currencyAddress) return 18;
+  let decimals: number;
   try {
-    return await erc20Decimals(chain.rpcUrl, currencyAddress);
+    decimals = await erc20Decimals(chain.rpcUrl, currencyAddress);
   } catch (error) {
     if (classifySimulationError(error).kind === "unavailable") throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer decimals()`);
     throw validationError("body.currencyAddress", "is not an ERC20 token on this chain (decimals() failed)");
   }
+  if (decimals > MAX_DECIMALS) throw validationError("body.currencyAddress", `reports ${decimals} decimals; at most ${MAX_DECIMALS} fit a uint256 price`);
+  return decimals;
 }
 
 export async function deployDrop(

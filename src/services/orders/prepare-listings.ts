@@ -1,6 +1,7 @@
 // POST /v1/orders/listings: Seaport orders ready to sign (Reservoir-style steps), with the
 // drop's creator fee as a consideration item. Nothing is listed until the signed order comes back.
 import { and, eq } from "drizzle-orm";
+import { erc20PaymentToken } from "../../chain/erc20";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import { encodeSetApprovalForAll, ITEM_TYPE, orderHashOf, orderTypedData, seaportCounter, ZERO_BYTES32, type OrderComponentsJson } from "../../chain/seaport";
 import { checksumAddress } from "../../chain/address";
@@ -83,8 +84,12 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
 
     const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
     const fee = drop ? (total * BigInt(drop.creatorFeeBps)) / 10_000n : 0n;
+    // The zero address is how Seaport (and most marketplace APIs) name the native currency.
     const currency = item.currencyAddress ?? ZERO;
-    const itemType = item.currencyAddress ? ITEM_TYPE.ERC20 : ITEM_TYPE.NATIVE;
+    const itemType = currency === ZERO ? ITEM_TYPE.NATIVE : ITEM_TYPE.ERC20;
+    if (itemType === ITEM_TYPE.ERC20 && !(await erc20PaymentToken(chain.rpcUrl, currency, offerer))) {
+      throw validationError(`${at}.currencyAddress`, "is not an ERC20 token on this chain (no balanceOf)");
+    }
     const payment = (amount: bigint, recipient: string) => ({
       itemType,
       token: currency,

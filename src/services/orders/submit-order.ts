@@ -1,7 +1,7 @@
 // POST /v1/orders: a signed Seaport listing becomes an active order, after every check Seaport
 // would make when it is filled (signature, counter, status, ownership, approval).
 import { and, eq } from "drizzle-orm";
-import { erc20Symbol } from "../../chain/erc20";
+import { erc20PaymentToken } from "../../chain/erc20";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import { isFullyFilled, isOffererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { collections, orders } from "../../db/schema";
@@ -22,13 +22,15 @@ export type SubmitOrderInput =
   | { signature: string; orderHash: string }
   | { signature: string; parameters: Record<string, unknown>; chainId: number };
 
-async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, orderHash: string, signature: string, summary: OrderSummary) {
+/** Every check Seaport would make at fill time; returns the price's symbol. */
+async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, orderHash: string, signature: string, summary: OrderSummary, currencyPath: string): Promise<string> {
   const rpc = chain.rpcUrl;
-  const [validSignature, counter, status, operator] = await Promise.all([
+  const [validSignature, counter, status, operator, currency] = await Promise.all([
     isOffererSignature(rpc, chain.chainId, chain.seaportAddress, order, signature),
     seaportCounter(rpc, chain.seaportAddress, order.offerer),
     seaportOrderStatus(rpc, chain.seaportAddress, orderHash),
     seaportOperator(rpc, chain.seaportAddress, order.conduitKey),
+    summary.currency ? erc20PaymentToken(rpc, summary.currency, order.offerer) : { symbol: chain.nativeSymbol },
   ]);
   if (!validSignature) {
     throw new AppError("invalid_signature", "the signature is not the offerer's for this order on this chain's Seaport");
@@ -37,6 +39,8 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
   if (status.isCancelled) throw new AppError("order_not_fillable", "the order is cancelled on Seaport");
   if (isFullyFilled(status)) throw new AppError("order_not_fillable", "the order is already filled");
   if (!operator) throw new AppError("validation_error", "body.parameters.conduitKey: no conduit exists for this key", [{ path: "body.parameters.conduitKey", message: "unknown conduit" }]);
+  // Stored as active, a listing no buyer can pay would show as the token's best listing for ever.
+  if (!currency) throw new AppError("validation_error", `${currencyPath}: the price's currency is not an ERC20 token on this chain (no balanceOf)`, [{ path: currencyPath, message: "not an ERC20 token on this chain" }]);
 
   const owns =
     summary.schema === "ERC721"
@@ -46,14 +50,10 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
   if (!(await canOperate(rpc, summary.contract, order.offerer, operator, summary.schema === "ERC721" ? summary.tokenId : undefined))) {
     throw new AppError("not_approved", `the offerer has not approved ${operator} to transfer this token`);
   }
+  return currency.symbol;
 }
 
 const alreadyListed = (orderHash: string, status: string) => new AppError("conflict", `order ${orderHash} is already listed (status ${status})`);
-
-async function priceSymbol(chain: ChainConfig, currency: string | null): Promise<string> {
-  if (!currency) return chain.nativeSymbol;
-  return erc20Symbol(chain.rpcUrl, currency).catch(() => "ERC20");
-}
 
 export async function submitOrder(ctx: ServiceContext, projectId: string, input: SubmitOrderInput): Promise<OrderView> {
   let chainId: number;
@@ -81,8 +81,10 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
   if (!collection) throw notFound("collection (register the contract before listing its tokens)");
   if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) throw new AppError("order_not_fillable", "the order has expired");
 
+  let priceSymbol: string;
   try {
-    await onChainChecks(chain, order, orderHash, input.signature, summary);
+    const currencyPath = "orderHash" in input ? "body.orderHash" : "body.parameters.consideration.0.token";
+    priceSymbol = await onChainChecks(chain, order, orderHash, input.signature, summary, currencyPath);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
@@ -100,7 +102,7 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     unitPrice: summary.unitPrice.toString(),
     priceSort: priceSortKey(summary.unitPrice, summary.currency),
     currencyAddress: summary.currency,
-    priceSymbol: await priceSymbol(chain, summary.currency),
+    priceSymbol,
     startTime: dateOfSeconds(order.startTime),
     endTime: dateOfSeconds(order.endTime),
     counter: order.counter,
