@@ -38,6 +38,12 @@ export const IsoDateTime = z.string().openapi({ format: "date-time", example: "2
 /** Request timestamp: ISO 8601 with `Z` or an offset; anything else is a 400 naming the field. */
 export const IsoDateTimeInput = z.iso.datetime({ offset: true }).openapi({ example: "2026-11-21T12:00:00.000Z" });
 export const Uuid = z.string().openapi({ format: "uuid", example: "0b7c3f9e-3c1d-4a8e-9a53-2f1f6b3c8d11" });
+/** A UUID in a path, any case; ids are stored as crypto.randomUUID writes them (lower case). */
+export const uuidPathParam = (name: string) =>
+  z
+    .uuid("must be a UUID")
+    .transform((value) => value.toLowerCase())
+    .openapi({ param: { name, in: "path" }, format: "uuid", description: "A UUID, any case" });
 
 export const ErrorEnvelopeSchema = z
   .object({

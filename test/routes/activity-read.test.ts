@@ -96,6 +96,8 @@ describe("GET /v1/transactions", () => {
     expect(body).toMatchObject({ id: pending.id, jobId: pending.jobId, status: "pending", projectId: mine.id, chainId: 1868, value: "1", data: "0x" });
     expect(body).toMatchObject({ gasUsed: null, gasPrice: null, totalGasFee: null, metadata: null });
     expect(body.from).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const upperCased = await call(`/v1/transactions/${pending.id.toUpperCase()}`, { apiKey: mine.apiKey });
+    expect(upperCased.body.id).toBe(pending.id);
     const mined = await call(`/v1/transactions/${confirmed.id}`, { secretKey: mine.secretKey });
     expect(mined.body).toMatchObject({ status: "confirmed", gasUsed: "21000", gasPrice: "1000000000", totalGasFee: "21000000000000" });
   });

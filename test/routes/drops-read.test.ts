@@ -68,6 +68,20 @@ describe("GET /v1/drops (nestjs-paginate)", () => {
     }
   });
 
+  it("reads a repeated page or limit as its first value and a repeated filter as one, as nestjs-paginate does", async () => {
+    const repeated = await call(`/v1/drops?projectId=${owner.id}&page=2&page=1&limit=10&limit=500`, { apiKey: owner.apiKey });
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(200);
+    expect(repeated.body.meta).toMatchObject({ currentPage: 2, itemsPerPage: 10, totalItems: 25 });
+    expect(repeated.body.data[0].id).toBe(ownDropIds[14]);
+
+    const sameTwice = await call(`/v1/drops?filter.projectId=${owner.id}&filter.projectId=$eq:${owner.id.toUpperCase()}`, { apiKey: owner.apiKey });
+    expect(sameTwice.status, JSON.stringify(sameTwice.body)).toBe(200);
+    expect(sameTwice.body.meta).toMatchObject({ totalItems: 25, filter: { projectId: `$eq:${owner.id}` } });
+
+    const conflicting = expectEnvelope(await call(`/v1/drops?filter.projectId=${owner.id}&filter.projectId=${other.id}`, { apiKey: owner.apiKey }), 400, "validation_error");
+    expect(conflicting.details).toEqual([{ path: "query.filter.projectId", message: "is given more than once with different values" }]);
+  });
+
   it("sorts ascending and honours repeated sortBy in URL order", async () => {
     const asc = await call(`/v1/drops?filter.projectId=$eq:${owner.id}&sortBy=createdAt:ASC&sortBy=createdAt:DESC&limit=3`, {
       apiKey: owner.apiKey,
@@ -132,6 +146,10 @@ describe("GET /v1/drops/{id}", () => {
     expect(body).toMatchObject({ id: ownDropIds[0], projectId: owner.id, name: "Drop 0", creatorFeeBps: 500 });
     expect(body.blindboxKey).toBe(`0x${"ab".repeat(32)}`);
     expect(body.createdAt).toBe(new Date(Date.UTC(2026, 0, 1)).toISOString());
+    // UUIDs are case-insensitive: the same drop, its id as the service writes it.
+    const upper = await call(`/v1/drops/${ownDropIds[0]!.toUpperCase()}`, { apiKey: owner.apiKey });
+    expect(upper.status).toBe(200);
+    expect(upper.body.id).toBe(ownDropIds[0]);
   });
 
   it("404s another project's drop, unknown ids, and 400s malformed ids", async () => {

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
 import { adminIdempotency } from "../../lib/idempotency";
-import { ADMIN_SECURITY, Address, IsoDateTime, jsonBody, jsonContent, operationErrors, Uuid } from "../../schemas/common";
+import { ADMIN_SECURITY, Address, IsoDateTime, jsonBody, jsonContent, operationErrors, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE, exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
@@ -35,7 +35,7 @@ export const KeySchema = z
   })
   .openapi("Key");
 
-const ProjectIdParams = z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) });
+const ProjectIdParams = z.object({ id: uuidPathParam("id") });
 const exampleProject: z.input<typeof ProjectSchema> = { id: EXAMPLE.projectId, name: "Acme", walletAddress: EXAMPLE.walletAddress, createdAt: EXAMPLE.createdAt };
 const exampleKey: z.input<typeof KeySchema> = {
   id: "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
@@ -46,7 +46,7 @@ const exampleKey: z.input<typeof KeySchema> = {
   revokedAt: null,
 };
 
-const KeyIdParams = z.object({ keyId: z.uuid("must be a UUID").openapi({ param: { name: "keyId", in: "path" } }) });
+const KeyIdParams = z.object({ keyId: uuidPathParam("keyId") });
 
 export const createProject = createRoute({
   method: "post",

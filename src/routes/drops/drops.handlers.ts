@@ -27,15 +27,28 @@ const CHAIN_ID = /^[1-9][0-9]{0,15}$/;
 type Query = z.infer<typeof DropListQuery>;
 type FilterName = keyof DropFilters;
 
-/** `filter.x` wins over plain `x`; a `$eq:` prefix is accepted, other operators are not. */
-function filterValue(query: Query, name: FilterName): string | undefined {
-  const raw = query[`filter.${name}`] ?? query[name];
-  if (raw === undefined) return undefined;
+/** A repeated paging parameter: nestjs-paginate's parseInt of the joined values reads the first. */
+const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** One filter value without its `$eq:` prefix; other operators are not supported. */
+function withoutEq(raw: string, name: FilterName): string {
   const operator = /^\$([a-z]+):/i.exec(raw);
   if (operator && operator[1]!.toLowerCase() !== "eq") {
     throw validationError(`query.filter.${name}`, `only the $eq operator is supported`);
   }
-  return operator ? raw.slice(operator[0].length) : raw;
+  return (operator ? raw.slice(operator[0].length) : raw).toLowerCase();
+}
+
+/**
+ * `filter.x` wins over plain `x`. A repeated filter is the AND of its values: the same value
+ * again changes nothing, and two different equalities can match nothing, a mistake worth naming.
+ */
+function filterValue(query: Query, name: FilterName): string | undefined {
+  const given = query[`filter.${name}`] ?? query[name];
+  if (given === undefined) return undefined;
+  const values = new Set((Array.isArray(given) ? given : [given]).map((raw) => withoutEq(raw, name)));
+  if (values.size > 1) throw validationError(`query.filter.${name}`, "is given more than once with different values");
+  return [...values][0];
 }
 
 function parseFilters(env: Env, query: Query): { filters: DropFilters; echo: Record<string, string> } {
@@ -66,8 +79,8 @@ export const listDropsHandler: AppRouteHandler<typeof listDropsRoute> = async (c
   const query = c.req.valid("query");
   const { filters, echo } = parseFilters(c.env, query);
   const paginateQuery = {
-    page: lenientPage(query.page),
-    limit: lenientLimit(query.limit, DROPS_PAGINATION),
+    page: lenientPage(firstOf(query.page)),
+    limit: lenientLimit(firstOf(query.limit), DROPS_PAGINATION),
     sortBy: lenientSortBy(query.sortBy, DROPS_PAGINATION),
     filter: echo,
   };

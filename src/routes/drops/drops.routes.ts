@@ -1,20 +1,24 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { AddressInput, jsonContent, operationErrors, READ_SECURITY } from "../../schemas/common";
+import { AddressInput, jsonContent, operationErrors, READ_SECURITY, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE, exampleDrop } from "../../schemas/examples";
 import { DropSchema } from "../../schemas/resources";
 
 const tags = ["Drops"];
 const security = READ_SECURITY;
 
+// A key repeated in the query string arrives as an array; nestjs-paginate copes with that, so
+// every parameter here takes one.
+const oneOrMore = z.union([z.string(), z.array(z.string())]).optional();
+
 const filterParam = (name: string, description: string) =>
-  z.string().optional().openapi({ param: { name, in: "query" }, description });
+  oneOrMore.openapi({ param: { name, in: "query", style: "form", explode: true }, description: `${description}; repeated, every value must be the same` });
 
 // Paging parameters are plain strings on purpose: nestjs-paginate falls back to defaults
 // for invalid values instead of rejecting them (DESIGN §4).
 export const DropListQuery = z.object({
-  page: z.string().optional().openapi({ description: "Page number, default 1; an invalid value falls back to 1", example: "1" }),
-  limit: z.string().optional().openapi({ description: "Records per page, default 20; values over 100 become 100; invalid → 20", example: "20" }),
+  page: oneOrMore.openapi({ param: { name: "page", in: "query", style: "form", explode: true }, description: "Page number, default 1; an invalid value falls back to 1; repeated, the first counts", example: "1" }),
+  limit: oneOrMore.openapi({ param: { name: "limit", in: "query", style: "form", explode: true }, description: "Records per page, default 20; values over 100 become 100; invalid → 20; repeated, the first counts", example: "20" }),
   sortBy: z
     .union([z.string(), z.array(z.string())])
     .optional()
@@ -99,7 +103,7 @@ export const getDrop = createRoute({
   middleware: [anyKey] as const,
   summary: "Get one of your drops",
   description: "A drop of the key's project, with its blindbox key. Another project's drop is 404.",
-  request: { params: z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) }) },
+  request: { params: z.object({ id: uuidPathParam("id") }) },
   responses: {
     200: jsonContent(DropSchema, "The drop", exampleDrop),
     ...operationErrors({ auth: "anyKey", input: true }, "not_found"),
@@ -126,7 +130,7 @@ export const getAllowlistEntry = createRoute({
   description: "What a public claimer needs to call the drop's `claim` with its allowlist entry. 404 when the address is not on the list.",
   request: {
     params: z.object({
-      id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }),
+      id: uuidPathParam("id"),
       address: AddressInput.openapi({ param: { name: "address", in: "path" } }),
     }),
   },

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { jsonContent, LimitQuery, operationErrors, PageQuery, PaginationSchema, READ_SECURITY } from "../../schemas/common";
+import { jsonContent, LimitQuery, operationErrors, PageQuery, PaginationSchema, READ_SECURITY, uuidPathParam } from "../../schemas/common";
 import { exampleConfirmedTransaction } from "../../schemas/examples";
 import { TransactionSchema, TransactionStatusSchema } from "../../schemas/resources";
 
@@ -15,7 +15,7 @@ export const getTransaction = createRoute({
   middleware: [anyKey] as const,
   summary: "Get a transaction",
   description: "One of your project's transactions with its current status. Another project's transaction is 404.",
-  request: { params: z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) }) },
+  request: { params: z.object({ id: uuidPathParam("id") }) },
   responses: {
     200: jsonContent(TransactionSchema, "The transaction", exampleConfirmedTransaction),
     ...operationErrors({ auth: "anyKey", input: true }, "not_found"),

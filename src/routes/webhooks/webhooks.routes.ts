@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { secretKey } from "../../lib/auth";
-import { IsoDateTime, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid } from "../../schemas/common";
+import { IsoDateTime, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";
 
@@ -37,7 +37,7 @@ const exampleEndpoint: z.input<typeof WebhookEndpointSchema> = {
   createdAt: EXAMPLE.createdAt,
 };
 
-const IdParams = z.object({ id: z.uuid("must be a UUID").openapi({ param: { name: "id", in: "path" } }) });
+const IdParams = z.object({ id: uuidPathParam("id") });
 
 export const createWebhook = createRoute({
   method: "post",
