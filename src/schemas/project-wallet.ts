@@ -105,8 +105,19 @@ export const BuyBody = z
   .strictObject({
     chainId: ChainIdWithDefault,
     orderHashes: z
-      .array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex order hash").transform((h) => h.toLowerCase()))
+      .array(z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex order hash"))
       .min(1)
-      .max(20),
+      .max(20)
+      // Results are one per hash, in the request's order and keyed by the hash as sent: a repeat
+      // could only be an error item beside the real one, so it is refused up front.
+      .superRefine((hashes, ctx) => {
+        const first = new Map<string, number>();
+        hashes.forEach((hash, index) => {
+          const earlier = first.get(hash.toLowerCase());
+          if (earlier === undefined) first.set(hash.toLowerCase(), index);
+          else ctx.addIssue({ code: "custom", path: [index], message: `the same order as orderHashes.${earlier}` });
+        });
+      })
+      .openapi({ description: "1–20 distinct Seaport order hashes, any case; each result's `id` is the hash as sent" }),
   })
   .openapi("BuyRequest");

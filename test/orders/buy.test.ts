@@ -74,10 +74,10 @@ describe("buying listed orders with the project wallet", () => {
 
   it("returns an error item for an order that cannot be bought while the others go through", async () => {
     const good = await listToken("2", ETHER / 10n);
-    const unknown = `0x${"ee".repeat(32)}`;
+    const unknown = `0x${"EE".repeat(32)}`; // upper case: the result names it as sent
     const { status, body } = await buy([unknown, good]);
     expect(status).toBe(200);
-    expect(body[0]).toEqual({ id: unknown, result: [{ type: "error", result: { code: "not_found", message: "order not found" } }] });
+    expect(body[0]).toEqual({ id: unknown, result: [{ type: "error", result: { code: "order_not_fillable", message: "no listing with this order hash is known to the service" } }] });
     expect(body[1].result[0].type).toBe("transaction");
     await waitForTransaction(body[1].result[0].result.id, buyer.apiKey);
 
@@ -127,11 +127,19 @@ describe("buying listed orders with the project wallet", () => {
     expectEnvelope(await call("/v1/project-wallet/orders/buy", { apiKey: buyer.apiKey, body: { chainId: 1868, orderHashes: [orderHash] } }), 403, "forbidden");
     expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: [] } }), 400, "validation_error");
     expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: ["0x12"] } }), 400, "validation_error");
-    expectEnvelope(
-      await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: Array(21).fill(orderHash) } }),
+    const distinctHashes = (count: number) => Array.from({ length: count }, (_, i) => `0x${i.toString(16).padStart(64, "0")}`);
+    const tooMany = expectEnvelope(
+      await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: distinctHashes(21) } }),
       400,
       "validation_error",
     );
+    expect(tooMany.details?.map((d) => d.path)).toEqual(["body.orderHashes"]);
+    const repeated = expectEnvelope(
+      await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: [orderHash, distinctHashes(1)[0], orderHash.toUpperCase().replace("0X", "0x")] } }),
+      400,
+      "validation_error",
+    );
+    expect(repeated.details).toEqual([{ path: "body.orderHashes.2", message: "the same order as orderHashes.0" }]);
     expectEnvelope(await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 7, orderHashes: [orderHash] } }), 400, "unsupported_chain");
   });
 

@@ -33,7 +33,8 @@ async function unlessStillPending<T, R>(sending: Promise<T>, onPending: (transac
 
 async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash: string) {
   const order = await ctx.db.select().from(orders).where(eq(orders.orderHash, orderHash)).get();
-  if (!order) throw new AppError("not_found", "order not found");
+  // The marketplace issue's rule: an unknown order is one more order that cannot be bought.
+  if (!order) throw unfillable("no listing with this order hash is known to the service");
   if (order.chainId !== chain.chainId) throw unfillable(`the order is on chain ${order.chainId}`);
   if (order.status !== "active") throw unfillable(`the order is ${order.status}`);
   if (order.endTime.getTime() <= Date.now()) throw unfillable("the order has expired");
@@ -56,8 +57,9 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
   const send = (request: Omit<Parameters<typeof sendFromProjectWallet>[2], "jobId" | "chainId" | "metadata" | "payload">) =>
     sendFromProjectWallet(ctx, project, { ...request, jobId, chainId: chain.chainId, metadata: null, payload: null });
   const results: { id: string; result: BuyResultItem[] }[] = [];
-  // One at a time, in the caller's order, so nonces follow the list.
-  for (const orderHash of [...new Set(input.orderHashes)]) {
+  // One at a time, in the caller's order, so nonces follow the list (the hashes are distinct).
+  for (const sentHash of input.orderHashes) {
+    const orderHash = sentHash.toLowerCase();
     const items: BuyResultItem[] = [];
     let committed: { token: string; amount: bigint } | undefined;
     try {
@@ -97,7 +99,7 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
       if (committed) payments.uncommit(committed.token, committed.amount);
       items.push({ type: "error", result: { code: error.code, message: error.message } });
     }
-    results.push({ id: orderHash, result: items });
+    results.push({ id: sentHash, result: items });
   }
   return results;
 }
