@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { encodeFunctionData, parseAbi, toFunctionSelector, type Abi, type Address } from "viem";
+import { encodeFunctionData, getAddress, parseAbi, toFunctionSelector, type Abi, type Address } from "viem";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
 import { chainClient, ETHER, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
@@ -190,7 +190,10 @@ describe("prepared listings (two steps)", () => {
     expect(typedData.domain).toEqual({ name: "Seaport", version: "1.6", chainId: 1868, verifyingContract: seaport });
     const consideration = typedData.message.consideration;
     expect(consideration).toHaveLength(2);
-    expect(consideration[1]).toMatchObject({ startAmount: (ETHER / 20n).toString(), recipient: project.walletAddress.toLowerCase() });
+    // Addresses come back EIP-55 checksummed (DESIGN §3), the signed order's as well.
+    expect(consideration[1]).toMatchObject({ startAmount: (ETHER / 20n).toString(), recipient: getAddress(project.walletAddress) });
+    expect(typedData.message.offerer).toBe(getAddress(seller2.address));
+    expect(typedData.message.offer[0].token).toBe(getAddress(drop.contractAddress));
     expect(BigInt(consideration[0].startAmount) + BigInt(consideration[1].startAmount)).toBe(ETHER);
 
     const approval = approve.items[0].data;
@@ -207,6 +210,7 @@ describe("prepared listings (two steps)", () => {
     const listed = await submit({ signature, orderHash });
     expect(listed.status, JSON.stringify(listed.body)).toBe(201);
     expect(listed.body).toMatchObject({ orderHash, status: "active", unitPrice: ETHER.toString() });
+    expect(listed.body.parameters).toEqual(typedData.message);
   });
 
   it("refuses to prepare listings of tokens the offerer does not own or of unknown collections", async () => {

@@ -10,6 +10,7 @@ import { getChain } from "../../lib/chains";
 import { AppError, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { saveDraft } from "./drafts";
+import { checksummedOrder } from "./order-view";
 import { MAX_UINT256 } from "../../lib/uint256";
 
 export interface ListingItemInput {
@@ -121,7 +122,7 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     };
     const orderHash = orderHashOf(order);
     await saveDraft(ctx, orderHash, { chainId: chain.chainId, parameters: order, projectId });
-    prepared.push({ orderHash, typedData: orderTypedData(chain.chainId, chain.seaportAddress, order) });
+    prepared.push({ orderHash, typedData: orderTypedData(chain.chainId, chain.seaportAddress, checksummedOrder(order)) });
   }
 
   const approve = [...needsApproval].map((contract) => ({
