@@ -96,14 +96,22 @@ describe("what a listing must satisfy", () => {
     expectEnvelope(await submit({ signature: bySomeoneElse, parameters: order, chainId: 1868 }), 422, "invalid_signature");
   });
 
-  it("rejects expired, not owned, not approved and stale-counter orders", async () => {
+  it("rejects expired (400), free (400), not owned, not approved and stale-counter orders", async () => {
     const now = Math.floor(Date.now() / 1000);
     const expired = listingComponents(seller.address, drop.contractAddress, "2", ETHER, { startTime: String(now - 7200), endTime: String(now - 3600) });
-    expectEnvelope(
+    const pastEnd = expectEnvelope(
       await submit({ signature: await viemSignOrder(seller, expired, { chainId: 1868, verifyingContract: seaport }), parameters: expired, chainId: 1868 }),
-      422,
-      "order_not_fillable",
+      400,
+      "validation_error",
     );
+    expect(pastEnd.details).toEqual([{ path: "body.parameters.endTime", message: "endTime is in the past" }]);
+    const free = listingComponents(seller.address, drop.contractAddress, "2", 0n);
+    const zeroPrice = expectEnvelope(
+      await submit({ signature: await viemSignOrder(seller, free, { chainId: 1868, verifyingContract: seaport }), parameters: free, chainId: 1868 }),
+      400,
+      "validation_error",
+    );
+    expect(zeroPrice.details).toEqual([{ path: "body.parameters.consideration", message: "the price must be above 0" }]);
     const notOwned = listingComponents(seller.address, drop.contractAddress, "5", ETHER);
     expectEnvelope(
       await submit({ signature: await viemSignOrder(seller, notOwned, { chainId: 1868, verifyingContract: seaport }), parameters: notOwned, chainId: 1868 }),
@@ -267,12 +275,14 @@ describe("prepared listings (two steps)", () => {
     expect(error.details?.map((d) => d.path)).toEqual(["body.items.0.unitPrice"]);
   });
 
-  it("rejects listing times that are not ISO date-times, or before 1970, with the field named", async () => {
+  it("rejects listing times that are not ISO date-times, before 1970, or ending in the past, with the field named", async () => {
     const item = { contractAddress: drop.contractAddress, tokenId: "2", unitPrice: "1" };
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
     const cases: [Record<string, string>, string][] = [
       [{ startTime: "x" }, "body.startTime"],
       [{ endTime: "2026-13-45T00:00:00Z" }, "body.endTime"],
       [{ startTime: "1969-12-31T00:00:00Z", endTime: "2999-01-01T00:00:00Z" }, "body.startTime"],
+      [{ startTime: "2020-01-01T00:00:00Z", endTime: anHourAgo }, "body.endTime"],
     ];
     for (const [times, path] of cases) {
       const error = expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item], ...times }), 400, "validation_error");

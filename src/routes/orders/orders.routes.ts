@@ -200,7 +200,8 @@ export const submitOrder = createRoute({
   security: READ_SECURITY,
   middleware: [anyKey, idempotency] as const,
   summary: "Submit a signed listing",
-  description: "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order.",
+  description:
+    "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order. Bad input is a 400 naming the field: a price of 0, an endTime in the past, a currency that is not an ERC20 (no `balanceOf`). A stale counter or an order cancelled or filled on Seaport is a 422 `order_not_fillable`.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(SubmitOrderBody, "The offerer's signature and the prepared order's hash (or the full OrderComponents)", {

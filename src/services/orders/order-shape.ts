@@ -96,6 +96,8 @@ export function summarizeListing(order: OrderComponentsJson, path = "body.parame
   const totalPrice = order.consideration.reduce((sum, item) => sum + BigInt(item.startAmount), 0n);
   // No buyer can pay more than uint256, and the price sort key holds 78 digits.
   if (totalPrice > MAX_UINT256) throw invalid(`${path}.consideration`, "the amounts must add up to at most uint256");
+  // A free listing would become the token's best listing and the collection's floor.
+  if (totalPrice === 0n) throw invalid(`${path}.consideration`, "the price must be above 0");
   return {
     contract: offer.token,
     tokenId: offer.identifierOrCriteria,

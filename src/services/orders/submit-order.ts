@@ -79,7 +79,11 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     .where(and(eq(collections.chainId, chain.chainId), eq(collections.contractAddress, summary.contract)))
     .get();
   if (!collection) throw notFound("collection (register the contract before listing its tokens)");
-  if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) throw new AppError("order_not_fillable", "the order has expired");
+  if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) {
+    // Bad input by the marketplace issue's list (400), like prepare's past endTime.
+    const path = "orderHash" in input ? "body.orderHash" : "body.parameters.endTime";
+    throw new AppError("validation_error", `${path}: the order's endTime is in the past`, [{ path, message: "endTime is in the past" }]);
+  }
 
   let priceSymbol: string;
   try {
