@@ -81,6 +81,23 @@ describe("webhook endpoints", () => {
   });
 });
 
+describe("registrations sent at the same time", () => {
+  it("keep one endpoint per URL and at most 20 per project", async () => {
+    const racer = await createTestProject("Racing hooks");
+    const post = (url: string) => call("/v1/webhooks", { secretKey: racer.secretKey, body: { url, events: ["order.filled"] } });
+    const twins = await Promise.all([post("https://example.com/twin"), post("https://example.com/twin")]);
+    expect(twins.map((answer) => answer.status).sort()).toEqual([201, 409]);
+
+    // 19 free places, 25 requests at once: 19 get in.
+    const rush = await Promise.all(Array.from({ length: 25 }, (_, i) => post(`https://example.com/rush-${i}`)));
+    expect(rush.filter((answer) => answer.status === 201)).toHaveLength(19);
+    for (const refused of rush.filter((answer) => answer.status !== 201)) expectEnvelope(refused, 409, "conflict");
+    const listed = await call("/v1/webhooks?limit=100", { secretKey: racer.secretKey });
+    expect(listed.body.data).toHaveLength(20);
+    expect(listed.body.data.filter((endpoint: { url: string }) => endpoint.url === "https://example.com/twin")).toHaveLength(1);
+  });
+});
+
 // The test project turns ALLOW_LOOPBACK_WEBHOOKS on (vitest.config.ts) for the loopback receiver;
 // production leaves it off, so these run the gate with it off.
 describe("webhook URL gate with ALLOW_LOOPBACK_WEBHOOKS off", () => {

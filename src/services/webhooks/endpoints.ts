@@ -51,21 +51,33 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
   if (unknown.length) throw validationError("body.events", `unknown events: ${unknown.join(", ")} (known: ${WEBHOOK_EVENTS.join(", ")})`);
   const events = [...new Set(input.events)].sort();
 
-  const live = await ctx.db
+  // One statement checks and inserts, so two identical registrations sent together cannot both
+  // pass a check made before either insert (nor two requests push a project past the cap).
+  const id = crypto.randomUUID();
+  const inserted = await ctx.env.DB.prepare(
+    `insert into webhook_endpoints (id, project_id, url, events, created_at)
+     select ?1, ?2, ?3, ?4, ?5
+     where not exists (select 1 from webhook_endpoints where project_id = ?2 and url = ?3 and deleted_at is null)
+       and (select count(*) from webhook_endpoints where project_id = ?2 and deleted_at is null) < ?6`,
+  )
+    .bind(id, projectId, url, JSON.stringify(events), Date.now(), MAX_ENDPOINTS_PER_PROJECT)
+    .run();
+  if (!inserted.meta.changes) {
+    const live = await liveEndpoints(ctx, projectId);
+    if (live.some((row) => row.url === url)) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
+    throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
+  }
+  forgetWebhookPresence(projectId);
+  const row = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
+  return { ...endpointView(row!), secret: await endpointSecret(ctx.env.WALLET_MNEMONIC, id) };
+}
+
+const liveEndpoints = (ctx: ServiceContext, projectId: string) =>
+  ctx.db
     .select()
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)))
     .all();
-  if (live.some((row) => row.url === url)) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
-  if (live.length >= MAX_ENDPOINTS_PER_PROJECT) throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
-
-  forgetWebhookPresence(projectId);
-  const [row] = await ctx.db
-    .insert(webhookEndpoints)
-    .values({ id: crypto.randomUUID(), projectId, url, events: JSON.stringify(events), createdAt: new Date() })
-    .returning();
-  return { ...endpointView(row!), secret: await endpointSecret(ctx.env.WALLET_MNEMONIC, row!.id) };
-}
 
 export async function listEndpoints(ctx: ServiceContext, projectId: string) {
   const rows = await ctx.db
