@@ -218,6 +218,28 @@ describe("Idempotency-Key", () => {
     expect(other.body.id).not.toBe(first.body.id);
   });
 
+  it("replays deploy, claim and mint as well: each sends one transaction however often it is retried", async () => {
+    const nonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
+    const twice = async (path: string, body: unknown) => {
+      const headers = { "idempotency-key": `${path}-${crypto.randomUUID()}` };
+      const first = await call(path, { secretKey: project.secretKey, body, headers });
+      const again = await call(path, { secretKey: project.secretKey, body, headers });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+      expect(again.body).toEqual(first.body);
+      return first.body;
+    };
+    const before = await nonce();
+    const deployed = await twice("/v1/project-wallet/drops/deploy", { name: "Retried", metadataStorageType: "metadata-api", defaultTokenMetadata: { name: "Retried" } });
+    const claimed = await twice("/v1/project-wallet/drops/claim", { contractAddress: deployed.drop.contractAddress, recipientAddress: recipient, quantity: 2 });
+    const minted = await twice("/v1/project-wallet/mint", { contractAddress: deployed.drop.contractAddress, recipientAddress: recipient });
+    expect(await nonce()).toBe(before + 3);
+    expect(claimed.assets.map((asset: { tokenId: string }) => asset.tokenId)).toEqual(["1", "2"]);
+    for (const transaction of [deployed.transactions[0], claimed.transactions[0], minted]) {
+      expect((await waitForTransaction(transaction.id, project.apiKey)).status).toBe("confirmed");
+    }
+  });
+
   it("lets exactly one of many concurrent duplicates send", async () => {
     const to = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
     const key = `burst-${crypto.randomUUID()}`;

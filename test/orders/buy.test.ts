@@ -159,12 +159,29 @@ describe("orders that change outside the service", () => {
     const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
     expect(accepted.status).toBe(201);
     await seaportJsCancel(seller.privateKey, listing.parameters);
+    const notFillable = (message: string) => [{ id: accepted.body.orderHash, result: [{ type: "error", result: { code: "order_not_fillable", message } }] }];
+    // Before the indexer has seen it, the buy asks Seaport itself.
+    expect((await buy([accepted.body.orderHash])).body).toEqual(notFillable("the order is cancelled on Seaport"));
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await indexNow()).status).toBe(200);
     const order = await call(`/v1/orders/${accepted.body.orderHash}`, { apiKey: buyer.apiKey });
     expect(order.body.status).toBe("cancelled");
     const asset = await call(`/v1/assets/1868/${drop.contractAddress}/4`, { apiKey: buyer.apiKey });
     expect(asset.body.bestListing).toBeNull();
+    expect((await buy([accepted.body.orderHash])).body).toEqual(notFillable("the order is cancelled"));
+  });
+
+  it("answers order_not_fillable for an order that has expired, sending nothing", async () => {
+    const endTime = Math.floor(Date.now() / 1000) + 3;
+    const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "3", price: ETHER / 40n, endTime });
+    const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, endTime * 1000 - Date.now()) + 100));
+    const nonceBefore = await chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" });
+    expect((await buy([accepted.body.orderHash])).body).toEqual([
+      { id: accepted.body.orderHash, result: [{ type: "error", result: { code: "order_not_fillable", message: "the order has expired" } }] },
+    ]);
+    expect(await chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore);
   });
 
   it("refuses an order a third party already filled on chain", async () => {
