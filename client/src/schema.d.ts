@@ -400,7 +400,7 @@ export interface paths {
         put?: never;
         /**
          * Buy listed orders
-         * @description Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance (checked across the request's orders first: `insufficient_funds`); when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. Each token is approved once even across simultaneous requests. An order this project is already buying (its fill still pending, or sent by a request arriving at the same time) is an `order_not_fillable` item. An order that cannot be bought yields an error item; the others still go through.
+         * @description Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance (checked across the request's orders first: `insufficient_funds`); when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. Each token is approved once even across simultaneous requests. An order this project is already buying (its fill still pending, or sent by a request arriving at the same time) is an `order_not_fillable` item. An order that cannot be bought (unknown, filled, cancelled, expired, on another chain) yields an `order_not_fillable` error item; the others still go through. One result per hash, in the request's order, its `id` the hash as sent; a hash repeated in one request is a 400.
          */
         post: operations["buyOrders"];
         delete?: never;
@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed listing
-         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order.
+         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order. Bad input is a 400 naming the field: a price of 0, an endTime in the past, a currency that is not an ERC20 (no `balanceOf`). A stale counter or an order cancelled or filled on Seaport is a 422 `order_not_fillable`.
          */
         post: operations["submitOrder"];
         delete?: never;
@@ -1033,7 +1033,7 @@ export interface components {
             metadataStorageType?: "s3" | "metadata-api" | "self-hosted";
             /**
              * Format: uri
-             * @description Required when metadataStorageType is self-hosted
+             * @description Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored
              */
             baseUri?: string;
         };
@@ -1191,6 +1191,7 @@ export interface components {
              * @example 1868
              */
             chainId?: number;
+            /** @description 1–20 distinct Seaport order hashes, any case; each result's `id` is the hash as sent */
             orderHashes: string[];
         };
         PreparedListings: {
@@ -1241,7 +1242,7 @@ export interface components {
                 /** @example 1000000000000000 */
                 unitPrice: string;
                 /**
-                 * @description 20-byte hex address, any case
+                 * @description An ERC20 token (it must answer balanceOf); omitted or the zero address = the chain's native currency
                  * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
                  */
                 currencyAddress?: string;
@@ -1629,6 +1630,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 id: string;
             };
             cookie?: never;
@@ -1703,6 +1705,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 id: string;
             };
             cookie?: never;
@@ -1793,6 +1796,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 keyId: string;
             };
             cookie?: never;
@@ -2010,24 +2014,24 @@ export interface operations {
     listDrops: {
         parameters: {
             query?: {
-                /** @description Page number, default 1; an invalid value falls back to 1 */
-                page?: string;
-                /** @description Records per page, default 20; values over 100 become 100; invalid → 20 */
-                limit?: string;
+                /** @description Page number, default 1; an invalid value falls back to 1; repeated, the first counts */
+                page?: string | string[];
+                /** @description Records per page, default 20; values over 100 become 100; invalid → 20; repeated, the first counts */
+                limit?: string | string[];
                 /** @description `createdAt:ASC` or `createdAt:DESC` (default); repeatable, URL order is sort order; invalid entries are ignored */
                 sortBy?: string | string[];
-                /** @description Project id, optionally `$eq:`-prefixed */
-                "filter.projectId"?: string;
-                /** @description Chain id, optionally `$eq:`-prefixed */
-                "filter.chainId"?: string;
-                /** @description Drop contract address, optionally `$eq:`-prefixed */
-                "filter.contractAddress"?: string;
-                /** @description Same as filter.projectId */
-                projectId?: string;
-                /** @description Same as filter.chainId */
-                chainId?: string;
-                /** @description Same as filter.contractAddress */
-                contractAddress?: string;
+                /** @description Project id, optionally `$eq:`-prefixed; repeated, every value must be the same */
+                "filter.projectId"?: string | string[];
+                /** @description Chain id, optionally `$eq:`-prefixed; repeated, every value must be the same */
+                "filter.chainId"?: string | string[];
+                /** @description Drop contract address, optionally `$eq:`-prefixed; repeated, every value must be the same */
+                "filter.contractAddress"?: string | string[];
+                /** @description Same as filter.projectId; repeated, every value must be the same */
+                projectId?: string | string[];
+                /** @description Same as filter.chainId; repeated, every value must be the same */
+                chainId?: string | string[];
+                /** @description Same as filter.contractAddress; repeated, every value must be the same */
+                contractAddress?: string | string[];
             };
             header?: never;
             path?: never;
@@ -2134,6 +2138,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 id: string;
             };
             cookie?: never;
@@ -2223,6 +2228,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 id: string;
                 /** @description 20-byte hex address, any case */
                 address: string;
@@ -2704,6 +2710,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 id: string;
             };
             cookie?: never;
@@ -4708,6 +4715,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 id: string;
             };
             cookie?: never;
@@ -4789,6 +4797,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description A UUID, any case */
                 id: string;
             };
             cookie?: never;

@@ -12,15 +12,36 @@ const TARGET_PREFIX: Record<string, string> = {
   cookie: "cookie",
 };
 
+type Issue = ZodError["issues"][number];
+
+/**
+ * The union branch the request most likely meant: the one with the fewest problems at its own
+ * top level (missing or unknown keys), then the fewest problems. A body with `parameters` whose
+ * `zoneHash` is missing is reported as that, not as "no orderHash, unknown field parameters".
+ */
+function closestBranch(branches: Issue[][]): Issue[] {
+  const shallow = (issues: Issue[]) => issues.filter((issue) => issue.path.length <= 1).length;
+  return branches.reduce((best, branch) =>
+    shallow(branch) < shallow(best) || (shallow(branch) === shallow(best) && branch.length < best.length) ? branch : best,
+  );
+}
+
+function issueDetails(issue: Issue, path: PropertyKey[]): ErrorDetail[] {
+  const at = [...path, ...issue.path];
+  // Only unions of objects or arrays have a branch to point into; "string or array" keeps its message.
+  if (issue.code === "invalid_union" && issue.errors.some((branch) => branch.some((inner) => inner.path.length > 0))) {
+    return closestBranch(issue.errors).flatMap((inner) => issueDetails(inner, at));
+  }
+  const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
+  return keys.map((key) => ({
+    path: [...at, ...(key === undefined ? [] : [key])].map(String).join("."),
+    message: issue.code === "unrecognized_keys" ? "unknown field" : issue.message,
+  }));
+}
+
 export function zodIssuesToDetails(error: ZodError, target: string): ErrorDetail[] {
   const prefix = TARGET_PREFIX[target] ?? target;
-  return error.issues.map((issue) => {
-    const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
-    return keys.map((key) => ({
-      path: [prefix, ...issue.path, ...(key === undefined ? [] : [key])].map(String).join("."),
-      message: issue.code === "unrecognized_keys" ? "unknown field" : issue.message,
-    }));
-  }).flat();
+  return error.issues.flatMap((issue) => issueDetails(issue, [prefix]));
 }
 
 /** A router whose validation failures become the 400 envelope (thrown, so onError renders it). */

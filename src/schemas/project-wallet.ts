@@ -33,7 +33,11 @@ export const DeployDropBody = z
     creatorFeeBps: z.number().int().min(0).max(10_000).optional().openapi({ description: "0..10000; default 0" }),
     projectId: ProjectIdBody,
     metadataStorageType: z.enum(["s3", "metadata-api", "self-hosted"]).default("s3"),
-    baseUri: z.url().max(2048).optional().openapi({ description: "Required when metadataStorageType is self-hosted" }),
+    baseUri: z
+      .url()
+      .max(2048)
+      .optional()
+      .openapi({ description: "Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored" }),
   })
   .superRefine((body, ctx) => {
     if (body.metadataStorageType === "self-hosted" && !body.baseUri) {

@@ -73,6 +73,33 @@ describe("claim", () => {
   });
 });
 
+describe("a claim the chain would revert", () => {
+  it("is a 422 naming the contract's custom error, and takes no nonce", async () => {
+    const owner = await createTestProject("Minter moved");
+    await fund(owner.walletAddress);
+    const moved = await deployConfirmedDrop(owner, { name: "Minter moved", metadataStorageType: "s3", defaultTokenMetadata: { name: "Moved" } });
+    // The drop's owner (the project wallet) hands minting to someone else, outside the service.
+    const someoneElse = "0x000000000000000000000000000000000000bEEF";
+    await rpc("anvil_impersonateAccount", [owner.walletAddress]);
+    const hash = await rpc<string>("eth_sendTransaction", [
+      { from: owner.walletAddress, to: moved.contractAddress, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setMinter", args: [someoneElse] }) },
+    ]);
+    await rpc("anvil_stopImpersonatingAccount", [owner.walletAddress]);
+    await chainClient().waitForTransactionReceipt({ hash: hash as `0x${string}` });
+    const nonceBefore = await chainClient().getTransactionCount({ address: owner.walletAddress as Address, blockTag: "pending" });
+
+    const refused = expectEnvelope(
+      await call("/v1/project-wallet/drops/claim", { secretKey: owner.secretKey, body: { contractAddress: moved.contractAddress, recipientAddress: recipient } }),
+      422,
+      "execution_reverted",
+    );
+    expect(refused.message).toBe(`the transaction would revert: NotMinter(${owner.walletAddress})`);
+    expect(await chainClient().getTransactionCount({ address: owner.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore);
+    const pending = await call("/v1/transactions?status=pending", { apiKey: owner.apiKey });
+    expect(pending.body.data).toEqual([]);
+  });
+});
+
 describe("mint (deprecated)", () => {
   it("mints with one metadata object for every token and says it is deprecated", async () => {
     const deployed = await call("/v1/project-wallet/drops/deploy", {

@@ -154,7 +154,15 @@ describe("what a listing must satisfy", () => {
     const tooBig = expectEnvelope(await submit({ signature, parameters: { ...order, salt: "9".repeat(78) }, chainId: 1868 }), 400, "validation_error");
     expect(tooBig.details?.map((d) => d.path)).toEqual(["body.parameters.salt"]);
     expectEnvelope(await submit({ signature, parameters: order, chainId: 99 }), 400, "unsupported_chain");
-    expectEnvelope(await submit({ signature }), 400, "validation_error");
+    const noOrder = expectEnvelope(await submit({ signature }), 400, "validation_error");
+    expect(noOrder.details?.map((d) => d.path)).toEqual(["body.orderHash"]);
+    // The body is one of two shapes: a mistake inside `parameters` is named, not "no orderHash".
+    const { zoneHash: _dropped, ...withoutZoneHash } = order;
+    const missing = expectEnvelope(await submit({ signature, parameters: withoutZoneHash, chainId: 1868 }), 400, "validation_error");
+    expect(missing.details?.map((d) => d.path)).toEqual(["body.parameters.zoneHash"]);
+    const mistyped = { ...order, offer: [{ ...order.offer[0]!, itemType: "2" }] };
+    const wrongType = expectEnvelope(await submit({ signature, parameters: mistyped, chainId: 1868 }), 400, "validation_error");
+    expect(wrongType.details?.map((d) => d.path)).toEqual(["body.parameters.offer.0.itemType"]);
     expectEnvelope(await submit({ signature, orderHash: `0x${"ab".repeat(32)}` }), 404, "not_found");
     expectEnvelope(await call(`/v1/orders/0x${"cd".repeat(32)}`, { apiKey: project.apiKey }), 404, "not_found");
     expectEnvelope(await call("/v1/orders/0x1234", { apiKey: project.apiKey }), 400, "validation_error");
