@@ -839,6 +839,7 @@ export interface components {
             imageUrl?: string | null;
             animationUrl?: string | null;
             tokenUri?: string | null;
+            /** @description The cheapest live listing (active, started, not expired), in the native currency when the token has one; null when none. A listing submitted before its start time appears within a minute of starting (the sweep) */
             bestListing?: components["schemas"]["Listing"] | null;
             collection?: components["schemas"]["Collection"] | null;
         };
@@ -1078,6 +1079,7 @@ export interface components {
             imageUrl?: string | null;
             animationUrl?: string | null;
             tokenUri?: string | null;
+            /** @description The cheapest live listing (active, started, not expired), in the native currency when the token has one; null when none. A listing submitted before its start time appears within a minute of starting (the sweep) */
             bestListing?: components["schemas"]["Listing"] | null;
             collection?: components["schemas"]["Collection"] | null;
         };

@@ -21,7 +21,7 @@ const SELECT_WITH_RELATIONS =
       then "assets"."best_order_hash"
     else (select n.order_hash from orders n indexed by orders_token_status_price_idx
           where n.chain_id = "assets"."chain_id" and n.contract_address = "assets"."contract_address" and n.token_id = "assets"."token_id"
-            and n.status = 'active' and n.end_time > ?
+            and n.status = 'active' and n.start_time <= ? and n.end_time > ?
           order by n.price_sort asc, n.created_at asc limit 1)
   end)`;
 
@@ -103,7 +103,7 @@ export function pageSql(whereSql, whereParams, order, { page, limit }, now = Dat
   const offset = (page - 1) * limit;
   return {
     sql: `${SELECT_WITH_RELATIONS} where "assets"."id" in (select "id" from "assets"${whereSql} order by ${order} limit ?${offset ? " offset ?" : ""}) order by ${order}`,
-    params: [now, now, ...whereParams, limit, ...(offset ? [offset] : [])],
+    params: [now, now, now, ...whereParams, limit, ...(offset ? [offset] : [])],
   };
 }
 
@@ -112,7 +112,7 @@ export function assetSql({ chainId, contractAddress, tokenId }, now = Date.now()
   return [
     {
       sql: `${SELECT_WITH_RELATIONS} where ("assets"."chain_id" = ? and "assets"."contract_address" = ? and "assets"."token_id" = ?)`,
-      params: [now, now, chainId, contractAddress, tokenId],
+      params: [now, now, now, chainId, contractAddress, tokenId],
     },
   ];
 }

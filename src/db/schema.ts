@@ -246,6 +246,8 @@ export const orders = sqliteTable(
     /** Project whose key submitted the order, if any. */
     projectId: text("project_id"),
     fillTransactionHash: text("fill_transaction_hash"),
+    /** Submitted before its start time: the sweep recomputes the token's best listing once it starts, then clears this. */
+    startPending: integer("start_pending", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -255,6 +257,7 @@ export const orders = sqliteTable(
     index("orders_contract_status_price_idx").on(t.chainId, t.contractAddress, t.status, t.priceSort),
     index("orders_offerer_idx").on(t.chainId, t.offerer, t.status),
     index("orders_status_end_idx").on(t.status, t.endTime),
+    index("orders_start_pending_idx").on(t.startPending, t.startTime),
   ],
 );
 

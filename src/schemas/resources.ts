@@ -39,7 +39,10 @@ export const AssetSchema = z
     tokenUri: z.string().nullable().optional(),
     // Unions rather than .nullable(): zod-to-openapi writes a nullable registered schema as a
     // nullable component (Listing itself became `object | null`) or an allOf no null can match.
-    bestListing: z.union([ListingSchema, z.null()]).optional(),
+    bestListing: z
+      .union([ListingSchema, z.null()])
+      .optional()
+      .openapi({ description: "The cheapest live listing (active, started, not expired), in the native currency when the token has one; null when none. A listing submitted before its start time appears within a minute of starting (the sweep)" }),
     collection: z.union([CollectionSchema, z.null()]).optional(),
   })
   .openapi("Asset");

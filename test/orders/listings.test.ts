@@ -299,6 +299,29 @@ describe("prepared listings (two steps)", () => {
   });
 });
 
+describe("a listing that has not started yet", () => {
+  it("is listed, but is neither the token's best listing nor buyable until it starts; the sweep then shows it", async () => {
+    const [tokenId] = await claimTo(seller.address, 1);
+    await approveSeaport(seller, drop.contractAddress);
+    const startsAt = Math.floor(Date.now() / 1000) + 4;
+    const order = listingComponents(seller.address, drop.contractAddress, tokenId!, ETHER / 7n, { startTime: String(startsAt) });
+    const listed = await submit({ signature: await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport }), parameters: order, chainId: 1868 });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    expect(listed.body.status).toBe("active");
+    const bestListing = async () => (await call(`/v1/assets/1868/${drop.contractAddress}/${tokenId}`, { apiKey: project.apiKey })).body.bestListing;
+    expect(await bestListing()).toBeNull();
+
+    const bought = await call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: { chainId: 1868, orderHashes: [listed.body.orderHash] } });
+    expect(bought.body[0].result).toEqual([
+      { type: "error", result: { code: "order_not_fillable", message: `the order starts at ${new Date(startsAt * 1000).toISOString()}` } },
+    ]);
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startsAt * 1000 - Date.now()) + 100));
+    expect((await call("/v1/admin/index", { admin: true, method: "POST" })).status).toBe(200);
+    expect(await bestListing()).toMatchObject({ orderHash: listed.body.orderHash, unitPrice: (ETHER / 7n).toString() });
+  });
+});
+
 describe("ownership and approval reads that get no answer from the node", () => {
   afterEach(() => {
     vi.restoreAllMocks();

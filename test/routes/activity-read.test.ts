@@ -30,11 +30,13 @@ describe("GET /v1/collections/trending", () => {
     // Ties on volume and sales break on slug.
     await seedSale(tiedB, ETH / 10n, new Date(now - 5 * HOUR));
     await seedSale(tiedA, ETH / 10n, new Date(now - 5 * HOUR));
-    // hot has a floor of 0.5 ETH (cheapest active listing) and a pricier one.
+    // hot has a floor of 0.5 ETH (cheapest live listing) and a pricier one; a cancelled listing
+    // and one that starts in an hour (Seaport would refuse to fill it) are cheaper but not live.
     const asset = await seedAsset(hot, "1");
     await seedListing(asset, ETH / 2n);
     await seedListing(asset, ETH);
     await seedListing(asset, ETH / 100n, { status: "cancelled" });
+    await seedListing(asset, ETH / 1000n, { startTime: new Date(now + HOUR), startPending: true });
   });
 
   it("ranks by volume with sales, floor and change versus the previous period", async () => {

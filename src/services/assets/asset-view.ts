@@ -49,7 +49,7 @@ function liveBestOrderHash(nowMs: number) {
       then ${assets.bestOrderHash}
     else (select n.order_hash from orders n indexed by ${sql.raw(TOKEN_ORDERS_INDEX)}
           where n.chain_id = ${assets.chainId} and n.contract_address = ${assets.contractAddress} and n.token_id = ${assets.tokenId}
-            and n.status = 'active' and n.end_time > ${nowMs}
+            and n.status = 'active' and n.start_time <= ${nowMs} and n.end_time > ${nowMs}
           order by n.price_sort asc, n.created_at asc limit 1)
   end)`;
 }

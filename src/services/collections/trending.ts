@@ -30,7 +30,7 @@ const nativeSubGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress
 /**
  * A collection's cheapest live listing in the native currency, as its price sort key. Native keys
  * sort before token ones (price-sort.ts), so the walk down the collection's price index stops
- * at the first active, unexpired native order: one index step per collection however many
+ * at the first live (active, started, unexpired) native order: one index step per collection however many
  * listings it has, where a min() over a join read every active order of the chain (decision 34).
  * The outer columns are spelled out: drizzle leaves the columns of a single-table select
  * unqualified, and inside the subquery an unqualified chain_id would be the order's own.
@@ -38,7 +38,7 @@ const nativeSubGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress
 const nativeFloor = (now: number) =>
   sql<string | null>`(select o.price_sort from orders o indexed by ${sql.raw(COLLECTION_ORDERS_INDEX)}
     where o.chain_id = "collections"."chain_id" and o.contract_address = "collections"."contract_address"
-      and o.status = 'active' and o.end_time > ${now} and o.currency_address is null
+      and o.status = 'active' and o.start_time <= ${now} and o.end_time > ${now} and o.currency_address is null
     order by o.price_sort limit 1)`.as("floor");
 
 export async function trendingCollections(

@@ -1,4 +1,5 @@
-// assets.best_price_sort / best_order_hash: the token's cheapest active, unexpired listing,
+// assets.best_price_sort / best_order_hash: the token's cheapest live listing (active, started and
+// unexpired: Seaport refuses an order before its start time, decision 45),
 // native currency first: prices in different currencies do not compare (decision 22), and the
 // sort key starts with the currency class (price-sort.ts), so its order is that rule.
 // Every change to an order's status (new, filled, cancelled, inactive, expired) is followed by
@@ -11,6 +12,8 @@
 export const TOKEN_ORDERS_INDEX = "orders_token_status_price_idx";
 /** A collection's orders in price order: its floor (collections/trending.ts). */
 export const COLLECTION_ORDERS_INDEX = "orders_contract_status_price_idx";
+/** Orders submitted before their start time, by start time: what the sweep starts (indexer/sweep.ts). */
+export const STARTING_ORDERS_INDEX = "orders_start_pending_idx";
 /** An offerer's orders: what a revoked approval touches (chain-events/apply.ts). */
 export const OFFERER_ORDERS_INDEX = "orders_offerer_idx";
 
@@ -23,7 +26,7 @@ export function refreshBestListingStatement(db: D1Database, chainId: number, con
     .prepare(
       `update assets set (best_price_sort, best_order_hash) = (
          select price_sort, order_hash from orders indexed by ${TOKEN_ORDERS_INDEX}
-         where chain_id = ?1 and contract_address = ?2 and token_id = ?3 and status = 'active' and end_time > ?4
+         where chain_id = ?1 and contract_address = ?2 and token_id = ?3 and status = 'active' and start_time <= ?4 and end_time > ?4
          order by price_sort asc, created_at asc limit 1)
        where chain_id = ?1 and contract_address = ?2 and token_id = ?3`,
     )
@@ -40,7 +43,7 @@ export function refreshBestListingsWhere(db: D1Database, where: string, params: 
       `update assets set (best_price_sort, best_order_hash) = (
          select o.price_sort, o.order_hash from orders o indexed by ${TOKEN_ORDERS_INDEX}
          where o.chain_id = assets.chain_id and o.contract_address = assets.contract_address and o.token_id = assets.token_id
-           and o.status = 'active' and o.end_time > ?1
+           and o.status = 'active' and o.start_time <= ?1 and o.end_time > ?1
          order by o.price_sort asc, o.created_at asc limit 1)
        where (chain_id, contract_address, token_id) in (select chain_id, contract_address, token_id from ${ordersTable(index)} where ${where})`,
     )

@@ -108,6 +108,7 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     currencyAddress: summary.currency,
     priceSymbol,
     startTime: dateOfSeconds(order.startTime),
+    startPending: dateOfSeconds(order.startTime).getTime() > now.getTime(),
     endTime: dateOfSeconds(order.endTime),
     counter: order.counter,
     parameters: JSON.stringify(order),

@@ -38,6 +38,8 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
   if (order.chainId !== chain.chainId) throw unfillable(`the order is on chain ${order.chainId}`);
   if (order.status !== "active") throw unfillable(`the order is ${order.status}`);
   if (order.endTime.getTime() <= Date.now()) throw unfillable("the order has expired");
+  // Seaport refuses an order before its start time; the fill would only revert.
+  if (order.startTime.getTime() > Date.now()) throw unfillable(`the order starts at ${order.startTime.toISOString()}`);
   const status = await seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, orderHash).catch(() => {
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
