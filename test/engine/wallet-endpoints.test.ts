@@ -73,6 +73,21 @@ describe("claim", () => {
   });
 });
 
+describe("a project wallet that cannot pay for gas", () => {
+  it("gets 422 insufficient_funds on deploy, with nothing sent or left behind", async () => {
+    const broke = await createTestProject("Unfunded");
+    const refused = expectEnvelope(
+      await call("/v1/project-wallet/drops/deploy", { secretKey: broke.secretKey, body: { name: "No gas", metadataStorageType: "s3", defaultTokenMetadata: { name: "No gas" } } }),
+      422,
+      "insufficient_funds",
+    );
+    expect(refused.message).toContain("cannot pay");
+    expect(await chainClient().getTransactionCount({ address: broke.walletAddress as Address, blockTag: "pending" })).toBe(0);
+    expect((await call("/v1/transactions", { apiKey: broke.apiKey })).body.data).toEqual([]);
+    expect((await call(`/v1/drops?filter.projectId=${broke.id}`, { apiKey: broke.apiKey })).body.meta.totalItems).toBe(0);
+  });
+});
+
 describe("a claim the chain would revert", () => {
   it("is a 422 naming the contract's custom error, and takes no nonce", async () => {
     const owner = await createTestProject("Minter moved");

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { encodeFunctionData, getAddress, parseAbi, toFunctionSelector, type Abi, type Address } from "viem";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
-import { chainClient, ETHER, waitForTransaction } from "../helpers/chain";
+import { chainClient, ETHER, rpc, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -296,6 +296,33 @@ describe("prepared listings (two steps)", () => {
       const error = expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item], ...times }), 400, "validation_error");
       expect(error.details?.map((d) => d.path), JSON.stringify(times)).toEqual([path]);
     }
+  });
+});
+
+describe("a contract wallet as offerer (EIP-1271)", () => {
+  it("lists the order when the wallet's isValidSignature says yes", async () => {
+    // A wallet whose isValidSignature answers the magic value 0x1626ba7e for anything.
+    const wallet = getAddress(`0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join("")}`);
+    await rpc("anvil_setCode", [wallet, `0x7f1626ba7e${"00".repeat(28)}60005260206000f3`]);
+    await rpc("anvil_setBalance", [wallet, `0x${ETHER.toString(16)}`]);
+    const [tokenId] = await claimTo(seller.address, 1);
+    await seller.send({
+      to: drop.contractAddress,
+      data: encodeFunctionData({ abi: parseAbi(["function transferFrom(address, address, uint256)"]), functionName: "transferFrom", args: [seller.address, wallet, BigInt(tokenId!)] }),
+    });
+    // The wallet approves Seaport (sent as the contract itself: anvil impersonation).
+    await rpc("anvil_impersonateAccount", [wallet]);
+    const approval = await rpc<string>("eth_sendTransaction", [
+      { from: wallet, to: drop.contractAddress, data: encodeFunctionData({ abi: parseAbi(["function setApprovalForAll(address, bool)"]), functionName: "setApprovalForAll", args: [seaport as Address, true] }) },
+    ]);
+    await rpc("anvil_stopImpersonatingAccount", [wallet]);
+    await chainClient().waitForTransactionReceipt({ hash: approval as `0x${string}` });
+
+    const order = listingComponents(wallet.toLowerCase(), drop.contractAddress, tokenId!, ETHER / 9n);
+    // Not an ECDSA signature of anything: only the wallet's own answer can make it valid.
+    const listed = await submit({ signature: `0x${"11".repeat(65)}`, parameters: order, chainId: 1868 });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    expect(listed.body).toMatchObject({ offerer: wallet, status: "active" });
   });
 });
 
