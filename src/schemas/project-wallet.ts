@@ -85,7 +85,13 @@ export const MintBody = z
     chainId: ChainIdWithDefault,
     contractAddress: AddressInput,
     recipientAddress: AddressInput,
-    tokenId: z.number().int().min(0).optional().openapi({ description: "Accepted for compatibility and ignored: the drop assigns sequential ids" }),
+    // Any whole number: a legacy client's uint256 id arrives beyond 2^53, and the value is unused.
+    tokenId: z
+      .number()
+      .min(0)
+      .refine(Number.isInteger, "must be a whole number")
+      .optional()
+      .openapi({ description: "Accepted for compatibility and ignored: the drop assigns sequential ids" }),
     quantity: z.number().int("must be an integer").min(1).max(200).default(1),
     metadata: TokenMetadataSchema.optional().openapi({ description: "Applies to every minted token" }),
   })
