@@ -29,9 +29,9 @@ const nativeSubGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress
 
 /**
  * A collection's cheapest live listing in the native currency, as its price sort key. Native keys
- * sort before token ones (price-sort.ts), so the walk down the collection's price index stops
- * at the first live (active, started, unexpired) native order: one index step per collection however many
- * listings it has, where a min() over a join read every active order of the chain (decision 34).
+ * sort before token ones (price-sort.ts), so the walk down the collection's price index stops at
+ * the first live (active, started, unexpired) native order: one index step per collection however
+ * many listings it has, where a min() over a join read every active order of the chain (decision 34).
  * The outer columns are spelled out: drizzle leaves the columns of a single-table select
  * unqualified, and inside the subquery an unqualified chain_id would be the order's own.
  */

@@ -6,7 +6,7 @@ import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-rea
 import { isFullyFilled, isOffererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { collections, orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
-import { AppError, notFound } from "../../lib/errors";
+import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { refreshBestListingStatement } from "./best-listing";
 import { loadDraft } from "./drafts";
@@ -40,7 +40,7 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
   if (isFullyFilled(status)) throw new AppError("order_not_fillable", "the order is already filled");
   if (!operator) throw new AppError("validation_error", "body.parameters.conduitKey: no conduit exists for this key", [{ path: "body.parameters.conduitKey", message: "unknown conduit" }]);
   // Stored as active, a listing no buyer can pay would show as the token's best listing for ever.
-  if (!currency) throw new AppError("validation_error", `${currencyPath}: the price's currency is not an ERC20 token on this chain (no balanceOf)`, [{ path: currencyPath, message: "not an ERC20 token on this chain" }]);
+  if (!currency) throw validationError(currencyPath, "not an ERC20 token on this chain");
 
   const owns =
     summary.schema === "ERC721"
@@ -79,16 +79,14 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     .where(and(eq(collections.chainId, chain.chainId), eq(collections.contractAddress, summary.contract)))
     .get();
   if (!collection) throw notFound("collection (register the contract before listing its tokens)");
-  if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) {
-    // Bad input by the marketplace issue's list (400), like prepare's past endTime.
-    const path = "orderHash" in input ? "body.orderHash" : "body.parameters.endTime";
-    throw new AppError("validation_error", `${path}: the order's endTime is in the past`, [{ path, message: "endTime is in the past" }]);
-  }
+  // A prepared draft's fields are not in the body: its errors point at the hash that names it.
+  const fieldPath = (field: string) => ("orderHash" in input ? "body.orderHash" : `body.parameters.${field}`);
+  // Bad input by the marketplace issue's list (400), like prepare's past endTime.
+  if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) throw validationError(fieldPath("endTime"), "endTime is in the past");
 
   let priceSymbol: string;
   try {
-    const currencyPath = "orderHash" in input ? "body.orderHash" : "body.parameters.consideration.0.token";
-    priceSymbol = await onChainChecks(chain, order, orderHash, input.signature, summary, currencyPath);
+    priceSymbol = await onChainChecks(chain, order, orderHash, input.signature, summary, fieldPath("consideration.0.token"));
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
