@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFunctionData, type Address } from "viem";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
-import { ETHER, chainClient, fund, rpc, waitForTransaction } from "../helpers/chain";
+import { ETHER, chainClient, contractAnswering, fund, rpc, waitForTransaction } from "../helpers/chain";
 import { freshWallet } from "../helpers/wallets";
 import { deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
@@ -205,16 +205,6 @@ describe("ERC20", () => {
     );
   });
 });
-
-/** A contract at a fresh address that answers every call with `returned` (hex, no 0x). */
-async function contractAnswering(returned: string): Promise<string> {
-  const address = `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-  const length = returned.length / 2;
-  // PUSH32 value, PUSH1 0, MSTORE, PUSH1 length, PUSH1 32-length, RETURN: the last `length` bytes.
-  const code = `0x7f${returned.padStart(64, "0")}600052${"60"}${length.toString(16).padStart(2, "0")}60${(32 - length).toString(16).padStart(2, "0")}f3`;
-  await rpc("anvil_setCode", [address, code]);
-  return address;
-}
 
 describe("a currency whose decimals() cannot price a drop", () => {
   it("is a 400 naming currencyAddress, never a 500 or a 502", async () => {

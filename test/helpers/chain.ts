@@ -17,6 +17,20 @@ export async function rpc<T = unknown>(method: string, params: unknown[] = []): 
 
 export const ETHER = 10n ** 18n;
 
+/**
+ * A contract at a fresh address that answers every call with `returned` (hex without 0x, at most
+ * 32 bytes): a token whose decimals() is absurd, a wallet whose isValidSignature always agrees.
+ */
+export async function contractAnswering(returned: string): Promise<Address> {
+  const address = `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join("")}` as Address;
+  const length = returned.length / 2;
+  const byte = (n: number) => n.toString(16).padStart(2, "0");
+  // PUSH32 word, PUSH1 0, MSTORE, PUSH1 length, PUSH1 32-length, RETURN: the word's last `length` bytes.
+  const word = returned.padStart(64, "0");
+  await rpc("anvil_setCode", [address, `0x7f${word}600052${"60"}${byte(length)}60${byte(32 - length)}f3`]);
+  return address;
+}
+
 export async function fund(address: string, wei: bigint = 100n * ETHER) {
   await rpc("anvil_setBalance", [address, `0x${wei.toString(16)}`]);
 }

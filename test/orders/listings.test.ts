@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { encodeFunctionData, getAddress, parseAbi, toFunctionSelector, type Abi, type Address } from "viem";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
-import { chainClient, ETHER, rpc, waitForTransaction } from "../helpers/chain";
+import { chainClient, contractAnswering, ETHER, rpc, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -301,9 +301,8 @@ describe("prepared listings (two steps)", () => {
 
 describe("a contract wallet as offerer (EIP-1271)", () => {
   it("lists the order when the wallet's isValidSignature says yes", async () => {
-    // A wallet whose isValidSignature answers the magic value 0x1626ba7e for anything.
-    const wallet = getAddress(`0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, "0")).join("")}`);
-    await rpc("anvil_setCode", [wallet, `0x7f1626ba7e${"00".repeat(28)}60005260206000f3`]);
+    // A wallet whose isValidSignature answers the magic value 0x1626ba7e (a left-aligned bytes4) for anything.
+    const wallet = getAddress(await contractAnswering(`1626ba7e${"00".repeat(28)}`));
     await rpc("anvil_setBalance", [wallet, `0x${ETHER.toString(16)}`]);
     const [tokenId] = await claimTo(seller.address, 1);
     await seller.send({
