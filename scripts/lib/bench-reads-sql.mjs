@@ -17,7 +17,7 @@ const SELECT_WITH_RELATIONS =
   // asset-view.ts liveBestOrderHash(): the recorded best listing while live, else the next live one.
   `left join "orders" on "orders"."order_hash" = (case
     when "assets"."best_order_hash" is null then null
-    when exists (select 1 from orders b where b.order_hash = "assets"."best_order_hash" and b.status = 'active' and b.end_time > ?)
+    when exists (select 1 from orders b where b.order_hash = "assets"."best_order_hash" and b.status = 'active' and b.start_time <= ? and b.end_time > ?)
       then "assets"."best_order_hash"
     else (select n.order_hash from orders n indexed by orders_token_status_price_idx
           where n.chain_id = "assets"."chain_id" and n.contract_address = "assets"."contract_address" and n.token_id = "assets"."token_id"
@@ -103,7 +103,7 @@ export function pageSql(whereSql, whereParams, order, { page, limit }, now = Dat
   const offset = (page - 1) * limit;
   return {
     sql: `${SELECT_WITH_RELATIONS} where "assets"."id" in (select "id" from "assets"${whereSql} order by ${order} limit ?${offset ? " offset ?" : ""}) order by ${order}`,
-    params: [now, now, now, ...whereParams, limit, ...(offset ? [offset] : [])],
+    params: [now, now, now, now, ...whereParams, limit, ...(offset ? [offset] : [])],
   };
 }
 
@@ -112,7 +112,7 @@ export function assetSql({ chainId, contractAddress, tokenId }, now = Date.now()
   return [
     {
       sql: `${SELECT_WITH_RELATIONS} where ("assets"."chain_id" = ? and "assets"."contract_address" = ? and "assets"."token_id" = ?)`,
-      params: [now, now, now, chainId, contractAddress, tokenId],
+      params: [now, now, now, now, chainId, contractAddress, tokenId],
     },
   ];
 }

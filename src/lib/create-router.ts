@@ -28,8 +28,10 @@ function closestBranch(branches: Issue[][]): Issue[] {
 
 function issueDetails(issue: Issue, path: PropertyKey[]): ErrorDetail[] {
   const at = [...path, ...issue.path];
-  // Only unions of objects or arrays have a branch to point into; "string or array" keeps its message.
-  if (issue.code === "invalid_union" && issue.errors.some((branch) => branch.some((inner) => inner.path.length > 0))) {
+  // Only unions of objects or arrays have a branch to point into (a nested issue or an unknown
+  // key); "string or number" keeps its message.
+  const intoBranch = (inner: Issue) => inner.path.length > 0 || inner.code === "unrecognized_keys";
+  if (issue.code === "invalid_union" && issue.errors.some((branch) => branch.some(intoBranch))) {
     return closestBranch(issue.errors).flatMap((inner) => issueDetails(inner, at));
   }
   const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];

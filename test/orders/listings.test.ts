@@ -2,6 +2,9 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { encodeFunctionData, getAddress, parseAbi, toFunctionSelector, type Abi, type Address } from "viem";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
+import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
+import { orderHashOf } from "../../src/chain/seaport";
+import { canonicalOrder } from "../../src/services/orders/order-shape";
 import { chainClient, contractAnswering, ETHER, rpc, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
@@ -154,6 +157,10 @@ describe("what a listing must satisfy", () => {
     const tooBig = expectEnvelope(await submit({ signature, parameters: { ...order, salt: "9".repeat(78) }, chainId: 1868 }), 400, "validation_error");
     expect(tooBig.details?.map((d) => d.path)).toEqual(["body.parameters.salt"]);
     expectEnvelope(await submit({ signature, parameters: order, chainId: 99 }), 400, "unsupported_chain");
+    // Both shapes at once: the fields that do not belong are named, not the whole body.
+    const both = expectEnvelope(await submit({ signature, orderHash: `0x${"ab".repeat(32)}`, parameters: order, chainId: 1868 }), 400, "validation_error");
+    expect(both.details?.length).toBeGreaterThan(0);
+    for (const detail of both.details ?? []) expect(detail).toMatchObject({ path: expect.stringMatching(/^body\.(parameters|chainId|orderHash)$/), message: "unknown field" });
     const noOrder = expectEnvelope(await submit({ signature }), 400, "validation_error");
     expect(noOrder.details?.map((d) => d.path)).toEqual(["body.orderHash"]);
     // The body is one of two shapes: a mistake inside `parameters` is named, not "no orderHash".
@@ -390,5 +397,25 @@ describe("ownership and approval reads that get no answer from the node", () => 
 
     // ownerOf reverts for a token that does not exist: the node answered, so the offerer does not own it.
     expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [item("999999")] }), 422, "not_token_owner");
+  });
+
+  it("answers 502 when the listing currency's balanceOf or symbol gets no answer, storing nothing", async () => {
+    const token = await seller.deploy(testErc20Abi, testErc20Bytecode);
+    const inToken = listingComponents(seller.address, drop.contractAddress, "2", ETHER, {
+      consideration: [{ itemType: 1, token, identifierOrCriteria: "0", startAmount: "1000", endAmount: "1000", recipient: seller.address }],
+    });
+    const signature = await viemSignOrder(seller, inToken, { chainId: 1868, verifyingContract: seaport });
+
+    unreachableFor("function balanceOf(address)");
+    expectEnvelope(await prepare({ chainId: 1868, offerer: seller.address, items: [{ ...item("2"), currencyAddress: token }] }), 502, "chain_unavailable");
+    expectEnvelope(await submit({ signature, parameters: inToken, chainId: 1868 }), 502, "chain_unavailable");
+    vi.restoreAllMocks();
+
+    // Not a stored "ERC20" guess: the symbol is read again when the client retries.
+    unreachableFor("function symbol()");
+    expectEnvelope(await submit({ signature, parameters: inToken, chainId: 1868 }), 502, "chain_unavailable");
+    vi.restoreAllMocks();
+    const hash = orderHashOf(canonicalOrder(inToken));
+    expectEnvelope(await call(`/v1/orders/${hash}`, { apiKey: project.apiKey }), 404, "not_found");
   });
 });

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { padPrice, seedAsset, seedCollection, seedListing, seedOwnership, setBestListing, uniqueAddress } from "../fixtures/seed";
 import { call, expectEnvelope } from "../helpers/http";
+import { sweepExpired } from "../../src/services/indexer/sweep";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
 let reader: TestProject;
@@ -215,5 +216,23 @@ describe("GET /v1/assets/{chainId}/{contractAddress}/{tokenId}", () => {
     // The order itself reads as expired, though its row still says active.
     const order = await call(`/v1/orders/${soon.orderHash}`, { apiKey: reader.apiKey });
     expect([order.status, order.body.status]).toEqual([200, "expired"]);
+  });
+
+  it("passes over a cheaper listing that has not started, at read time and in the sweep (decision 45)", async () => {
+    const collection = await seedCollection({ name: "Patient Owls" });
+    const asset = await seedAsset(collection, "8");
+    const recorded = await seedListing(asset, 500n, { endTime: new Date(Date.now() - 1_000) });
+    const notYet = await seedListing(asset, 1_000n, { startTime: new Date(Date.now() + 3_600_000), startPending: true });
+    const live = await seedListing(asset, 2_000n);
+    await setBestListing(asset, recorded);
+    const read = async () => (await call(`/v1/assets/1868/${collection.contractAddress}/8`, { apiKey: reader.apiKey })).body;
+
+    // The recorded best has expired: the read-time fallback must skip the unstarted one.
+    expect((await read()).bestListing).toMatchObject({ orderHash: live.orderHash });
+    // The sweep recomputes the token (its recorded best expired) and must skip it too.
+    await sweepExpired(env.DB, Date.now());
+    const stored = await env.DB.prepare("select best_order_hash from assets where id = ?").bind(asset.id).first<{ best_order_hash: string }>();
+    expect(stored?.best_order_hash).toBe(live.orderHash);
+    expect(stored?.best_order_hash).not.toBe(notYet.orderHash);
   });
 });

@@ -45,7 +45,7 @@ export function selectAssetsWithRelations(db: Db) {
 function liveBestOrderHash(nowMs: number) {
   return sql`(case
     when ${assets.bestOrderHash} is null then null
-    when exists (select 1 from orders b where b.order_hash = ${assets.bestOrderHash} and b.status = 'active' and b.end_time > ${nowMs})
+    when exists (select 1 from orders b where b.order_hash = ${assets.bestOrderHash} and b.status = 'active' and b.start_time <= ${nowMs} and b.end_time > ${nowMs})
       then ${assets.bestOrderHash}
     else (select n.order_hash from orders n indexed by ${sql.raw(TOKEN_ORDERS_INDEX)}
           where n.chain_id = ${assets.chainId} and n.contract_address = ${assets.contractAddress} and n.token_id = ${assets.tokenId}
