@@ -3,7 +3,7 @@ import { checksumAddress } from "../../chain/address";
 import type { Db } from "../../db/client";
 import { assets, collections, orders } from "../../db/schema";
 import type { Asset } from "../../schemas/resources";
-import { TOKEN_ORDERS_INDEX } from "../orders/best-listing";
+import { liveOrder, TOKEN_ORDERS_INDEX } from "../orders/best-listing";
 import { collectionView, listingView } from "../views";
 
 /**
@@ -45,11 +45,11 @@ export function selectAssetsWithRelations(db: Db) {
 function liveBestOrderHash(nowMs: number) {
   return sql`(case
     when ${assets.bestOrderHash} is null then null
-    when exists (select 1 from orders b where b.order_hash = ${assets.bestOrderHash} and b.status = 'active' and b.start_time <= ${nowMs} and b.end_time > ${nowMs})
+    when exists (select 1 from orders b where b.order_hash = ${assets.bestOrderHash} and ${liveOrder("b", nowMs)})
       then ${assets.bestOrderHash}
     else (select n.order_hash from orders n indexed by ${sql.raw(TOKEN_ORDERS_INDEX)}
           where n.chain_id = ${assets.chainId} and n.contract_address = ${assets.contractAddress} and n.token_id = ${assets.tokenId}
-            and n.status = 'active' and n.start_time <= ${nowMs} and n.end_time > ${nowMs}
+            and ${liveOrder("n", nowMs)}
           order by n.price_sort asc, n.created_at asc limit 1)
   end)`;
 }

@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { inJsonList } from "../../db/json-list";
 import { collections, sales } from "../../db/schema";
-import { COLLECTION_ORDERS_INDEX } from "../orders/best-listing";
+import { COLLECTION_ORDERS_INDEX, liveOrder } from "../orders/best-listing";
 import type { Collection } from "../../schemas/resources";
 import type { ServiceContext } from "../context";
 import { collectionView } from "../views";
@@ -38,7 +38,7 @@ const nativeSubGwei = sql<number>`coalesce(sum(case when ${sales.currencyAddress
 const nativeFloor = (now: number) =>
   sql<string | null>`(select o.price_sort from orders o indexed by ${sql.raw(COLLECTION_ORDERS_INDEX)}
     where o.chain_id = "collections"."chain_id" and o.contract_address = "collections"."contract_address"
-      and o.status = 'active' and o.start_time <= ${now} and o.end_time > ${now} and o.currency_address is null
+      and ${liveOrder("o", now)} and o.currency_address is null
     order by o.price_sort limit 1)`.as("floor");
 
 export async function trendingCollections(
