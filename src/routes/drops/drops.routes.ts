@@ -9,24 +9,20 @@ const security = READ_SECURITY;
 
 // A key repeated in the query string arrives as an array; nestjs-paginate copes with that, so
 // every parameter here takes one.
-const oneOrMore = z.union([z.string(), z.array(z.string())]).optional();
+const repeatable = (name: string, description: string, example?: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .openapi({ param: { name, in: "query", style: "form", explode: true }, description, ...(example ? { example } : {}) });
 
-const filterParam = (name: string, description: string) =>
-  oneOrMore.openapi({ param: { name, in: "query", style: "form", explode: true }, description: `${description}; repeated, every value must be the same` });
+const filterParam = (name: string, description: string) => repeatable(name, `${description}; repeated, every value must be the same`);
 
 // Paging parameters are plain strings on purpose: nestjs-paginate falls back to defaults
 // for invalid values instead of rejecting them (DESIGN §4).
 export const DropListQuery = z.object({
-  page: oneOrMore.openapi({ param: { name: "page", in: "query", style: "form", explode: true }, description: "Page number, default 1; an invalid value falls back to 1; repeated, the first counts", example: "1" }),
-  limit: oneOrMore.openapi({ param: { name: "limit", in: "query", style: "form", explode: true }, description: "Records per page, default 20; values over 100 become 100; invalid → 20; repeated, the first counts", example: "20" }),
-  sortBy: z
-    .union([z.string(), z.array(z.string())])
-    .optional()
-    .openapi({
-      param: { name: "sortBy", in: "query", style: "form", explode: true },
-      description: "`createdAt:ASC` or `createdAt:DESC` (default); repeatable, URL order is sort order; invalid entries are ignored",
-      example: "createdAt:DESC",
-    }),
+  page: repeatable("page", "Page number, default 1; an invalid value falls back to 1; repeated, the first counts", "1"),
+  limit: repeatable("limit", "Records per page, default 20; values over 100 become 100; invalid → 20; repeated, the first counts", "20"),
+  sortBy: repeatable("sortBy", "`createdAt:ASC` or `createdAt:DESC` (default); repeatable, URL order is sort order; invalid entries are ignored", "createdAt:DESC"),
   "filter.projectId": filterParam("filter.projectId", "Project id, optionally `$eq:`-prefixed"),
   "filter.chainId": filterParam("filter.chainId", "Chain id, optionally `$eq:`-prefixed"),
   "filter.contractAddress": filterParam("filter.contractAddress", "Drop contract address, optionally `$eq:`-prefixed"),

@@ -61,6 +61,12 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
 
   const prepared: { orderHash: string; typedData: ReturnType<typeof orderTypedData> }[] = [];
   const needsApproval = new Set<string>();
+  // Items of one request usually share a currency: it is asked once.
+  const paymentTokens = new Map<string, ReturnType<typeof erc20PaymentToken>>();
+  const paymentToken = (token: string) => {
+    if (!paymentTokens.has(token)) paymentTokens.set(token, erc20PaymentToken(chain.rpcUrl, token, offerer));
+    return paymentTokens.get(token)!;
+  };
   for (const [index, item] of input.items.entries()) {
     const at = `body.items.${index}`;
     const collection = await ctx.db
@@ -88,7 +94,7 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     // The zero address is how Seaport (and most marketplace APIs) name the native currency.
     const currency = item.currencyAddress ?? ZERO;
     const itemType = currency === ZERO ? ITEM_TYPE.NATIVE : ITEM_TYPE.ERC20;
-    if (itemType === ITEM_TYPE.ERC20 && !(await erc20PaymentToken(chain.rpcUrl, currency, offerer))) {
+    if (itemType === ITEM_TYPE.ERC20 && !(await paymentToken(currency))) {
       throw validationError(`${at}.currencyAddress`, "is not an ERC20 token on this chain (no balanceOf)");
     }
     const payment = (amount: bigint, recipient: string) => ({

@@ -72,21 +72,17 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
   return { ...endpointView(row!), secret: await endpointSecret(ctx.env.WALLET_MNEMONIC, id) };
 }
 
+/** A project's endpoints that are not deleted, newest first. */
 const liveEndpoints = (ctx: ServiceContext, projectId: string) =>
   ctx.db
     .select()
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)))
+    .orderBy(desc(webhookEndpoints.createdAt))
     .all();
 
 export async function listEndpoints(ctx: ServiceContext, projectId: string) {
-  const rows = await ctx.db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)))
-    .orderBy(desc(webhookEndpoints.createdAt))
-    .all();
-  return rows.map(endpointView);
+  return (await liveEndpoints(ctx, projectId)).map(endpointView);
 }
 
 async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
