@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed listing
-         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order. Bad input is a 400 naming the field: a price of 0, an endTime in the past, a currency that is not an ERC20 (no `balanceOf`). A stale counter or an order cancelled or filled on Seaport is a 422 `order_not_fillable`.
+         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order. Bad input is a 400 naming the field: a price of 0, an endTime in the past, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract). A stale counter or an order cancelled or filled on Seaport is a 422 `order_not_fillable`.
          */
         post: operations["submitOrder"];
         delete?: never;
@@ -1244,7 +1244,7 @@ export interface components {
                 /** @example 1000000000000000 */
                 unitPrice: string;
                 /**
-                 * @description An ERC20 token (it must answer balanceOf); omitted or the zero address = the chain's native currency
+                 * @description An ERC20 token (it must answer balanceOf and not declare ERC721/ERC1155 through ERC-165); omitted or the zero address = the chain's native currency
                  * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
                  */
                 currencyAddress?: string;

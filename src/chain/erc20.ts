@@ -2,6 +2,7 @@ import { encodeFunctionData, erc20Abi, type Address } from "viem";
 import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
 import { retryRead } from "./read-retry";
+import { detectNftSchema } from "./collection-probe";
 import { classifySimulationError } from "./rpc-errors";
 
 export { erc20Abi };
@@ -28,22 +29,31 @@ export async function erc20Allowance(rpcUrl: string, token: string, owner: strin
   return publicClient(rpcUrl).readContract({ address: token as Address, abi: erc20Abi, functionName: "allowance", args: [owner as Address, spender as Address] });
 }
 
+export type PaymentTokenCheck = { payable: true; symbol: string } | { payable: false; reason: string };
+
 /**
  * Whether `token` can pay a listing: it answers ERC20's `balanceOf` (an address without code, or a
- * contract without that function, cannot), with its symbol ("ERC20" when it has none). Null when it
- * is not such a token; a read no node answered throws ChainUnavailableError.
+ * contract without that function, cannot) and does not declare an NFT standard through ERC-165 (an
+ * ERC721 answers `balanceOf` too, and Seaport would move token ids as "amounts"), with its symbol
+ * ("ERC20" when it has none). A read no node answered throws ChainUnavailableError.
  */
-export async function erc20PaymentToken(rpcUrl: string, token: string, holder: string): Promise<{ symbol: string } | null> {
+export async function erc20PaymentToken(rpcUrl: string, token: string, holder: string): Promise<PaymentTokenCheck> {
   const answered = (error: unknown) => classifySimulationError(error).kind !== "unavailable";
-  try {
-    await erc20Balance(rpcUrl, token, holder);
-  } catch (error) {
-    if (answered(error)) return null;
-    throw new ChainUnavailableError(`no answer to balanceOf from ${token}`);
-  }
+  const [balanceAnswered, nftSchema] = await Promise.all([
+    erc20Balance(rpcUrl, token, holder).then(
+      () => true,
+      (error: unknown) => {
+        if (answered(error)) return false;
+        throw new ChainUnavailableError(`no answer to balanceOf from ${token}`);
+      },
+    ),
+    detectNftSchema(rpcUrl, token),
+  ]);
+  if (!balanceAnswered) return { payable: false, reason: "is not an ERC20 token on this chain (no balanceOf)" };
+  if (nftSchema) return { payable: false, reason: `is an ${nftSchema} NFT contract, not an ERC20 token` };
   const symbol = await retryRead(() => erc20Symbol(rpcUrl, token)).catch((error: unknown) => {
     if (answered(error)) return "ERC20";
     throw new ChainUnavailableError(`no answer to symbol from ${token}`);
   });
-  return { symbol };
+  return { payable: true, symbol };
 }

@@ -160,12 +160,16 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     expect((await waitForTransaction(body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
   });
 
-  it("refuses a listing whose currency is not an ERC20, so it never shows as a best listing nobody can buy", async () => {
+  it("refuses a listing whose currency is not an ERC20 (or is an NFT), so it never shows as a best listing nobody can buy", async () => {
     const notAToken = "0x000000000000000000000000000000000000dEaD";
     const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "5", price: 1_000n, currency: notAToken, fees: [{ recipient: creator.walletAddress, amount: 50n }] });
     const refused = expectEnvelope(await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } }), 400, "validation_error");
-    expect(refused.details).toEqual([{ path: "body.parameters.consideration.0.token", message: "not an ERC20 token on this chain" }]);
+    expect(refused.details).toEqual([{ path: "body.parameters.consideration.0.token", message: "is not an ERC20 token on this chain (no balanceOf)" }]);
     expect((await call(`/v1/orders/${orderHashOf(canonicalOrder(listing.parameters))}`, { apiKey: buyer.apiKey })).status).toBe(404);
+
+    const inNft = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "5", price: 1_000n, currency: drop.contractAddress, fees: [{ recipient: creator.walletAddress, amount: 50n }] });
+    const nft = expectEnvelope(await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: inNft.signature, parameters: inNft.parameters, chainId: 1868 } }), 400, "validation_error");
+    expect(nft.details).toEqual([{ path: "body.parameters.consideration.0.token", message: "is an ERC721 NFT contract, not an ERC20 token" }]);
   });
 
   it("answers order_not_fillable, sending nothing, when the listing's token stopped being an ERC20 after it was listed", async () => {

@@ -277,6 +277,9 @@ describe("prepared listings (two steps)", () => {
       const refused = expectEnvelope(await prepare({ chainId: 1868, offerer: seller2.address, items: [item, { ...item, currencyAddress }] }), 400, "validation_error");
       expect(refused.details).toEqual([{ path: "body.items.1.currencyAddress", message: "is not an ERC20 token on this chain (no balanceOf)" }]);
     }
+    // An ERC721 answers balanceOf too, but a Seaport "amount" of it would be a token id.
+    const nft = expectEnvelope(await prepare({ chainId: 1868, offerer: seller2.address, items: [{ ...item, currencyAddress: drop.contractAddress }] }), 400, "validation_error");
+    expect(nft.details).toEqual([{ path: "body.items.0.currencyAddress", message: "is an ERC721 NFT contract, not an ERC20 token" }]);
   });
 
   it("refuses an ERC1155 listing whose total price does not fit in uint256", async () => {

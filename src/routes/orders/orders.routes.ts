@@ -100,7 +100,7 @@ export const PrepareListingsBody = z
           tokenId: UintString,
           quantity: UintString.default("1"),
           unitPrice: PositiveUintString,
-          currencyAddress: AddressInput.optional().openapi({ description: "An ERC20 token (it must answer balanceOf); omitted or the zero address = the chain's native currency" }),
+          currencyAddress: AddressInput.optional().openapi({ description: "An ERC20 token (it must answer balanceOf and not declare ERC721/ERC1155 through ERC-165); omitted or the zero address = the chain's native currency" }),
         }),
       )
       .min(1)
@@ -201,7 +201,7 @@ export const submitOrder = createRoute({
   middleware: [anyKey, idempotency] as const,
   summary: "Submit a signed listing",
   description:
-    "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order. Bad input is a 400 naming the field: a price of 0, an endTime in the past, a currency that is not an ERC20 (no `balanceOf`). A stale counter or an order cancelled or filled on Seaport is a 422 `order_not_fillable`.",
+    "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order. Bad input is a 400 naming the field: a price of 0, an endTime in the past, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract). A stale counter or an order cancelled or filled on Seaport is a 422 `order_not_fillable`.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(SubmitOrderBody, "The offerer's signature and the prepared order's hash (or the full OrderComponents)", {

@@ -94,8 +94,9 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     // The zero address is how Seaport (and most marketplace APIs) name the native currency.
     const currency = item.currencyAddress ?? ZERO;
     const itemType = currency === ZERO ? ITEM_TYPE.NATIVE : ITEM_TYPE.ERC20;
-    if (itemType === ITEM_TYPE.ERC20 && !(await paymentToken(currency))) {
-      throw validationError(`${at}.currencyAddress`, "is not an ERC20 token on this chain (no balanceOf)");
+    if (itemType === ITEM_TYPE.ERC20) {
+      const check = await paymentToken(currency);
+      if (!check.payable) throw validationError(`${at}.currencyAddress`, check.reason);
     }
     const payment = (amount: bigint, recipient: string) => ({
       itemType,

@@ -30,7 +30,7 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
     seaportCounter(rpc, chain.seaportAddress, order.offerer),
     seaportOrderStatus(rpc, chain.seaportAddress, orderHash),
     seaportOperator(rpc, chain.seaportAddress, order.conduitKey),
-    summary.currency ? erc20PaymentToken(rpc, summary.currency, order.offerer) : { symbol: chain.nativeSymbol },
+    summary.currency ? erc20PaymentToken(rpc, summary.currency, order.offerer) : ({ payable: true, symbol: chain.nativeSymbol } as const),
   ]);
   if (!validSignature) {
     throw new AppError("invalid_signature", "the signature is not the offerer's for this order on this chain's Seaport");
@@ -40,7 +40,7 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
   if (isFullyFilled(status)) throw new AppError("order_not_fillable", "the order is already filled");
   if (!operator) throw new AppError("validation_error", "body.parameters.conduitKey: no conduit exists for this key", [{ path: "body.parameters.conduitKey", message: "unknown conduit" }]);
   // Stored as active, a listing no buyer can pay would show as the token's best listing for ever.
-  if (!currency) throw validationError(currencyPath, "not an ERC20 token on this chain");
+  if (!currency.payable) throw validationError(currencyPath, currency.reason);
 
   const owns =
     summary.schema === "ERC721"
