@@ -236,6 +236,23 @@ describe("prepared listings (two steps)", () => {
     expect(listed.body.parameters).toEqual(typedData.message);
   });
 
+  it("keeps a prepared order for one hour; once KV has let it expire, its hash is a 404", async () => {
+    const prepared = await prepare({ chainId: 1868, offerer: seller2.address, items: [{ contractAddress: drop.contractAddress, tokenId: "6", unitPrice: "1000" }] });
+    expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
+    const [{ orderHash, typedData }] = prepared.body.orders;
+    const { keys } = await env.KV.list({ prefix: `order-draft:${orderHash.toLowerCase()}` });
+    expect(keys).toHaveLength(1);
+    const secondsLeft = keys[0].expiration! - Date.now() / 1000;
+    expect(secondsLeft).toBeGreaterThan(3600 - 60);
+    expect(secondsLeft).toBeLessThanOrEqual(3600);
+
+    // What KV does at the expiration it was given.
+    await env.KV.delete(keys[0].name);
+    const signature = await viemSignOrder(seller2, typedData.message, { chainId: 1868, verifyingContract: seaport });
+    const expired = expectEnvelope(await submit({ signature, orderHash }), 404, "not_found");
+    expect(expired.message).toContain("drafts expire after 1 h");
+  });
+
   it("refuses to prepare listings of tokens the offerer does not own or of unknown collections", async () => {
     expectEnvelope(
       await call("/v1/orders/listings", {
