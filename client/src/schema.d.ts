@@ -908,10 +908,10 @@ export interface components {
              */
             projectId: string;
             /**
-             * @description Latest hash; a fee bump replaces it
+             * @description Latest hash (hex); a fee bump replaces it. Known from signing, so present from `pending` on
              * @example 0x9c1f…
              */
-            transactionHash: string | null;
+            transactionHash: string;
             chainId: number;
             /**
              * @description EIP-55 checksummed address

@@ -61,7 +61,7 @@ export const TransactionSchema = z
     jobId: Uuid.openapi({ description: "Groups the transactions of one request" }),
     status: TransactionStatusSchema,
     projectId: Uuid,
-    transactionHash: z.string().nullable().openapi({ description: "Latest hash; a fee bump replaces it", example: "0x9c1f…" }),
+    transactionHash: z.string().openapi({ description: "Latest hash (hex); a fee bump replaces it. Known from signing, so present from `pending` on", example: "0x9c1f…" }),
     chainId: z.number().int(),
     from: Address,
     to: Address,

@@ -390,9 +390,9 @@ describe("dashboard transactions", () => {
     const id = crypto.randomUUID();
     const now = Date.now();
     await env.DB.prepare(
-      "insert into transactions (id, job_id, project_id, chain_id, status, kind, from_address, to_address, value, data, created_at, updated_at) values (?, ?, ?, 1868, 'pending', 'transfer', ?, ?, '0', '0x', ?, ?)",
+      "insert into transactions (id, job_id, project_id, chain_id, status, kind, from_address, to_address, value, data, transaction_hash, created_at, updated_at) values (?, ?, ?, 1868, 'pending', 'transfer', ?, ?, '0', '0x', ?, ?, ?)",
     )
-      .bind(id, crypto.randomUUID(), a.id, a.walletAddress.toLowerCase(), a.walletAddress.toLowerCase(), now, now)
+      .bind(id, crypto.randomUUID(), a.id, a.walletAddress.toLowerCase(), a.walletAddress.toLowerCase(), `0x${"cd".repeat(32)}`, now, now)
       .run();
     const client = await asProject(a);
     const page = await client.get(`/dashboard/projects/${a.id}`);

@@ -32,6 +32,10 @@ describe("deploy → claim → read back", () => {
     expect(drop.blindboxKey).toMatch(/^0x[0-9a-f]{64}$/);
     expect(transactions).toHaveLength(1);
     expect(transactions[0]).toMatchObject({ status: "pending", gasUsed: null, from: project.walletAddress });
+    // Known from signing: a pending transaction already names the hash the node holds.
+    const pendingHash = transactions[0].transactionHash as `0x${string}`;
+    expect(pendingHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect((await chainClient().getTransaction({ hash: pendingHash })).from.toLowerCase()).toBe(project.walletAddress.toLowerCase());
 
     // Claim at once, before the deployment is mined: the sequencer orders it after the deploy.
     const claimed = await call("/v1/project-wallet/drops/claim", {

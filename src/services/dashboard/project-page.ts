@@ -16,7 +16,7 @@ export interface TransactionSummary {
   id: string;
   status: TransactionView["status"];
   chainId: number;
-  transactionHash: string | null;
+  transactionHash: string;
   errorMessage: string | null;
   createdAt: string;
   updatedAt: string;

@@ -8,7 +8,7 @@ interface TransactionBase {
   jobId: string;
   projectId: string;
   chainId: number;
-  transactionHash: string | null;
+  transactionHash: string;
   from: string;
   to: string;
   value: string;
@@ -38,6 +38,9 @@ export type TransactionView =
   | (TransactionBase & Unsettled & { status: "failed"; errorMessage: string });
 
 export function transactionView(row: TransactionRow): TransactionView {
+  // Rows are inserted with the hash they were signed with (insertPendingRow); the column is
+  // nullable only because making it NOT NULL would rebuild the table (decision 47).
+  if (row.transactionHash === null) throw new Error(`transaction ${row.id} has no hash`);
   const base: TransactionBase = {
     id: row.id,
     jobId: row.jobId,

@@ -188,7 +188,7 @@ function Transactions(props: { overview: Overview; nonce: string }) {
                 </td>
                 <td>{tx.chainId}</td>
                 <td>
-                  <code>{tx.transactionHash ?? "-"}</code>
+                  <code>{tx.transactionHash}</code>
                 </td>
                 <td>{tx.createdAt}</td>
                 <td>{tx.updatedAt}</td>
