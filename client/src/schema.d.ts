@@ -1055,7 +1055,7 @@ export interface components {
         };
         TokenAttribute: {
             trait_type: string;
-            /** @description Any JSON value */
+            /** @description Any JSON value nesting at most 32 levels */
             value: unknown;
             display_type?: string;
         };
@@ -1115,8 +1115,8 @@ export interface components {
             recipientAddress: string;
             /** @default 1 */
             quantity?: number;
-            /** @description Exactly `quantity` entries; entry i applies to the i-th minted token */
-            overrideMetadata?: components["schemas"]["TokenMetadata"][];
+            /** @description Exactly `quantity` entries; entry i applies to the i-th minted token. At most 1000000 bytes as JSON in all */
+            overrideMetadata?: (components["schemas"]["TokenMetadata"] & unknown)[];
         };
         MintRequest: {
             /**

@@ -1,9 +1,15 @@
 // Request bodies of the project-wallet endpoints (DESIGN §4), strict: unknown fields are 400.
 import { z } from "@hono/zod-openapi";
 import { AddressInput, PositiveUintString, Uuid } from "./common";
+import { jsonByteSize } from "./json-bounds";
 import { TokenMetadataSchema } from "./resources";
 
 const DEFAULT_CHAIN = 1868;
+/**
+ * The claim's overrides ride in its transaction's D1 row (payload), and D1 refuses a row over
+ * 2,000,000 bytes; a 1 MiB body can decode to about 3 MB (each invalid UTF-8 byte becomes U+FFFD).
+ */
+const MAX_OVERRIDE_METADATA_BYTES = 1_000_000;
 const ChainIdWithDefault = z.number().int("must be an integer").positive("must be positive").default(DEFAULT_CHAIN).openapi({ example: 1868 });
 const ProjectIdBody = Uuid.optional().openapi({ description: "Must be the key's own project when given (403 otherwise)" });
 
@@ -69,11 +75,19 @@ export const ClaimBody = z
     contractAddress: AddressInput,
     recipientAddress: AddressInput,
     quantity: z.number().int("must be an integer").min(1).max(200).default(1),
-    overrideMetadata: z.array(TokenMetadataSchema).max(200).optional().openapi({ description: "Exactly `quantity` entries; entry i applies to the i-th minted token" }),
+    overrideMetadata: z
+      .array(TokenMetadataSchema)
+      .max(200)
+      .optional()
+      .openapi({ description: `Exactly \`quantity\` entries; entry i applies to the i-th minted token. At most ${MAX_OVERRIDE_METADATA_BYTES} bytes as JSON in all` }),
   })
   .superRefine((body, ctx) => {
     if (body.overrideMetadata && body.overrideMetadata.length !== body.quantity) {
       ctx.addIssue({ code: "custom", path: ["overrideMetadata"], message: `must have exactly quantity (${body.quantity}) entries` });
+    }
+    const bytes = body.overrideMetadata ? jsonByteSize(body.overrideMetadata, Infinity) : null;
+    if (bytes !== null && bytes > MAX_OVERRIDE_METADATA_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["overrideMetadata"], message: `is ${bytes} bytes as JSON; at most ${MAX_OVERRIDE_METADATA_BYTES} in all` });
     }
   })
   .openapi("ClaimRequest", {

@@ -1,5 +1,6 @@
 // Resource shapes of the interface (seed) with the design's decisions (DESIGN §4).
 import { z } from "@hono/zod-openapi";
+import { JSON_DEPTH_MESSAGE, jsonByteSize, MAX_JSON_DEPTH, withinJsonDepth } from "./json-bounds";
 import { Address, IsoDateTime, Uuid } from "./common";
 
 export const ListingSchema = z
@@ -98,10 +99,17 @@ export const DropSchema = z
   })
   .openapi("Drop");
 
+/** One token's metadata as JSON: room for a 10,000-character description in any script, 200 attributes and more. */
+export const MAX_TOKEN_METADATA_BYTES = 64 * 1024;
+
 export const TokenAttributeSchema = z
   .strictObject({
     trait_type: z.string().min(1).max(200),
-    value: z.unknown().refine((v) => v !== undefined, "required").openapi({ description: "Any JSON value" }),
+    value: z
+      .unknown()
+      .refine((v) => v !== undefined, "required")
+      .refine(withinJsonDepth, JSON_DEPTH_MESSAGE)
+      .openapi({ description: `Any JSON value nesting at most ${MAX_JSON_DEPTH} levels` }),
     display_type: z.string().max(100).optional(),
   })
   .openapi("TokenAttribute");
@@ -114,9 +122,16 @@ export const TokenMetadataSchema = z
     animationUrl: z.url().max(2048).optional(),
     externalUrl: z.url().max(2048).optional(),
     attributes: z.array(TokenAttributeSchema).max(200).optional(),
-    properties: z.record(z.string(), z.unknown()).optional(),
+    properties: z.record(z.string(), z.unknown()).refine(withinJsonDepth, JSON_DEPTH_MESSAGE).optional(),
   })
-  .openapi("TokenMetadata");
+  .superRefine((metadata, ctx) => {
+    // Depth is each field's own check; the walk itself cannot overflow.
+    const bytes = jsonByteSize(metadata, Infinity);
+    if (bytes !== null && bytes > MAX_TOKEN_METADATA_BYTES) {
+      ctx.addIssue({ code: "custom", path: [], message: `is ${bytes} bytes as JSON; at most ${MAX_TOKEN_METADATA_BYTES}` });
+    }
+  })
+  .openapi("TokenMetadata", { description: `OpenSea-style token metadata, at most ${MAX_TOKEN_METADATA_BYTES} bytes as JSON` });
 
 export type Listing = z.infer<typeof ListingSchema>;
 export type Collection = z.infer<typeof CollectionSchema>;

@@ -5,7 +5,8 @@ import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc
 import { ETHER, chainClient, contractAnswering, fund, rpc, waitForTransaction } from "../helpers/chain";
 import { freshWallet } from "../helpers/wallets";
 import { deployConfirmedDrop } from "../helpers/drops";
-import { call, expectEnvelope } from "../helpers/http";
+import { SELF } from "cloudflare:test";
+import { BASE, call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
 let project: TestProject;
@@ -47,6 +48,44 @@ describe("claim", () => {
     expectEnvelope(await claim({ ...base, projectId: stranger.id }), 403, "forbidden");
     expectEnvelope(await call("/v1/project-wallet/drops/claim", { apiKey: project.apiKey, body: base }), 403, "forbidden");
     expectEnvelope(await call("/v1/project-wallet/drops/claim", { body: base }), 401, "unauthorized");
+  });
+
+  it("refuses metadata nested too deep or too large with a 400 at the field, and sends nothing", async () => {
+    const nonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
+    const before = await nonce();
+    // 100,000 levels: JSON.parse takes it, and it used to be stored and served as metadata.
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const target = `"contractAddress":"${drop.contractAddress}","recipientAddress":"${recipient}"`;
+    const rawCases: [string, string, string][] = [
+      ["/v1/project-wallet/drops/claim", `{${target},"overrideMetadata":[{"name":"a","properties":{"x":${deep}}}]}`, "body.overrideMetadata.0.properties"],
+      ["/v1/project-wallet/drops/claim", `{${target},"overrideMetadata":[{"name":"a","attributes":[{"trait_type":"t","value":${deep}}]}]}`, "body.overrideMetadata.0.attributes.0.value"],
+      ["/v1/project-wallet/mint", `{${target},"metadata":{"name":"a","properties":{"x":${deep}}}}`, "body.metadata.properties"],
+      ["/v1/project-wallet/drops/deploy", `{"name":"Deep","metadataStorageType":"metadata-api","defaultTokenMetadata":{"name":"a","properties":{"x":${deep}}}}`, "body.defaultTokenMetadata.properties"],
+    ];
+    for (const [path, rawBody, field] of rawCases) {
+      const error = expectEnvelope(await call(path, { secretKey: project.secretKey, rawBody }), 400, "validation_error");
+      expect(error.details).toContainEqual({ path: field, message: "must not nest deeper than 32 levels" });
+    }
+    // 32 levels are fine (a deploy, so the capped drop's supply stays whole for the next test).
+    const deepest = JSON.parse(`${"[".repeat(31)}1${"]".repeat(31)}`);
+    const ok = await call("/v1/project-wallet/drops/deploy", { secretKey: project.secretKey, body: { name: "Deepest", metadataStorageType: "metadata-api", defaultTokenMetadata: { name: "ok", properties: { x: deepest } } } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+
+    // One token's metadata is at most 64 KiB as JSON, a claim's overrides 1,000,000 bytes in all.
+    const big = { name: "big", properties: { blob: "ü".repeat(33_000) } };
+    const tooBig = expectEnvelope(await call("/v1/project-wallet/mint", { secretKey: project.secretKey, body: { contractAddress: drop.contractAddress, recipientAddress: recipient, metadata: big } }), 400, "validation_error");
+    expect(tooBig.details).toEqual([{ path: "body.metadata", message: "is 66039 bytes as JSON; at most 65536" }]);
+    // Within the 1 MiB body limit only through invalid UTF-8: each 0xFF byte decodes to U+FFFD,
+    // three bytes, so 20 overrides of 20,000 such bytes (60 KB each) are 1.2 MB as JSON.
+    const encoder = new TextEncoder();
+    const override = (i: number) => [encoder.encode(`{"name":"large ${i}","properties":{"blob":"`), new Uint8Array(20_000).fill(0xff), encoder.encode(`"}}`)];
+    const parts = [encoder.encode(`{${target},"quantity":20,"overrideMetadata":[`), ...Array.from({ length: 20 }, (_, i) => [...(i ? [encoder.encode(",")] : []), ...override(i)]).flat(), encoder.encode("]}")];
+    const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    parts.reduce((offset, part) => (bytes.set(part, offset), offset + part.length), 0);
+    const response = await SELF.fetch(`${BASE}/v1/project-wallet/drops/claim`, { method: "POST", headers: { authorization: `Bearer ${project.secretKey}`, "content-type": "application/json" }, body: bytes });
+    const tooMuch = expectEnvelope({ status: response.status, headers: response.headers, body: await response.json() }, 400, "validation_error");
+    expect(tooMuch.details).toEqual([{ path: "body.overrideMetadata", message: expect.stringMatching(/^is 120\d{4} bytes as JSON; at most 1000000 in all$/) }]);
+    expect(await nonce()).toBe(before + 1);
   });
 
   it("enforces the supply with 422 sold_out before any nonce is used", async () => {

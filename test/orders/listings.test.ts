@@ -170,6 +170,9 @@ describe("what a listing must satisfy", () => {
     const mistyped = { ...order, offer: [{ ...order.offer[0]!, itemType: "2" }] };
     const wrongType = expectEnvelope(await submit({ signature, parameters: mistyped, chainId: 1868 }), 400, "validation_error");
     expect(wrongType.details?.map((d) => d.path)).toEqual(["body.parameters.offer.0.itemType"]);
+    // Thousands of empty items are one "too many" detail, not twelve apiece built by zod.
+    const flood = expectEnvelope(await submit({ signature, parameters: { ...order, consideration: Array.from({ length: 5_000 }, () => ({})) }, chainId: 1868 }), 400, "validation_error");
+    expect(flood.details).toEqual([{ path: "body.parameters.consideration", message: expect.stringContaining("100") }]);
     expectEnvelope(await submit({ signature, orderHash: `0x${"ab".repeat(32)}` }), 404, "not_found");
     expectEnvelope(await call(`/v1/orders/0x${"cd".repeat(32)}`, { apiKey: project.apiKey }), 404, "not_found");
     expectEnvelope(await call("/v1/orders/0x1234", { apiKey: project.apiKey }), 400, "validation_error");

@@ -11,6 +11,8 @@ const tags = ["Orders"];
 const OrderHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex order hash").transform((h) => h.toLowerCase());
 
 const Uint = z.union([z.string(), z.number()]);
+/** Far more than a listing needs (one NFT; the offerer's payment and the fees). */
+const MAX_ORDER_ITEMS = 100;
 const OrderItem = z.object({ itemType: z.number().int(), token: z.string(), identifierOrCriteria: Uint, startAmount: Uint, endAmount: Uint });
 const ConsiderationItem = OrderItem.extend({ recipient: z.string() });
 
@@ -18,8 +20,9 @@ export const OrderComponentsSchema = z
   .object({
     offerer: z.string(),
     zone: z.string(),
-    offer: z.array(OrderItem),
-    consideration: z.array(ConsiderationItem),
+    // Bounded so a body of thousands of empty items cannot make zod build millions of issues.
+    offer: z.array(OrderItem).max(MAX_ORDER_ITEMS),
+    consideration: z.array(ConsiderationItem).max(MAX_ORDER_ITEMS),
     orderType: z.number().int(),
     startTime: Uint,
     endTime: Uint,
