@@ -239,7 +239,7 @@ describe("prepared listings (two steps)", () => {
     expect(listed.body.parameters).toEqual(typedData.message);
   });
 
-  it("keeps a prepared order for one hour; once KV has let it expire, its hash is a 404", async () => {
+  it("keeps a prepared order for its project for one hour; to others, and once KV has let it expire, its hash is a 404", async () => {
     const prepared = await prepare({ chainId: 1868, offerer: seller2.address, items: [{ contractAddress: drop.contractAddress, tokenId: "6", unitPrice: "1000" }] });
     expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
     const [{ orderHash, typedData }] = prepared.body.orders;
@@ -250,9 +250,14 @@ describe("prepared listings (two steps)", () => {
     expect(secondsLeft).toBeGreaterThan(3600 - 60);
     expect(secondsLeft).toBeLessThanOrEqual(3600);
 
+    const signature = await viemSignOrder(seller2, typedData.message, { chainId: 1868, verifyingContract: seaport });
+    // The draft is the preparing project's: to another project it does not exist.
+    const other = await createTestProject("Another marketplace");
+    const foreign = expectEnvelope(await call("/v1/orders", { apiKey: other.apiKey, body: { signature, orderHash } }), 404, "not_found");
+    expect(foreign.message).toContain("prepared order");
+
     // What KV does at the expiration it was given.
     await env.KV.delete(draft.name);
-    const signature = await viemSignOrder(seller2, typedData.message, { chainId: 1868, verifyingContract: seaport });
     const expired = expectEnvelope(await submit({ signature, orderHash }), 404, "not_found");
     expect(expired.message).toContain("drafts expire after 1 h");
   });

@@ -16,6 +16,8 @@ export async function saveDraft(ctx: ServiceContext, orderHash: string, draft: O
   await ctx.env.KV.put(draftKey(orderHash), JSON.stringify(draft), { expirationTtl: DRAFT_TTL_SECONDS });
 }
 
-export async function loadDraft(ctx: ServiceContext, orderHash: string): Promise<OrderDraft | null> {
-  return ctx.env.KV.get<OrderDraft>(draftKey(orderHash), "json");
+/** The project's own draft; another project's is as absent as an expired one. */
+export async function loadDraft(ctx: ServiceContext, projectId: string, orderHash: string): Promise<OrderDraft | null> {
+  const draft = await ctx.env.KV.get<OrderDraft>(draftKey(orderHash), "json");
+  return draft?.projectId === projectId ? draft : null;
 }

@@ -59,7 +59,7 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
   let chainId: number;
   let order: OrderComponentsJson;
   if ("orderHash" in input) {
-    const draft = await loadDraft(ctx, input.orderHash);
+    const draft = await loadDraft(ctx, projectId, input.orderHash);
     if (!draft) throw notFound("prepared order (drafts expire after 1 h)");
     chainId = draft.chainId;
     order = draft.parameters;
