@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { apiKeys } from "../../src/db/schema";
 import { keyCacheKey, resolveKey } from "../../src/services/auth/keys";
 import { serviceContext } from "../../src/services/context";
 import { revokeKey } from "../../src/services/projects";
@@ -111,6 +113,44 @@ describe("keys and tenancy", () => {
 
       await resolveKey({ ...plainStore(), kv: racing }, project.secretKey);
       expect(await resolveKey(plainStore(), project.secretKey)).toBeNull();
+    });
+  });
+
+  // Workers KV refuses a second write to one key within a second (locally it never does).
+  describe("the KV cache is only a cache", () => {
+    const refusing = {
+      get: (key: string, type: "json") => env.KV.get(key, type),
+      put: async () => {
+        throw new Error("KV PUT failed: 429 Too Many Requests");
+      },
+    } as unknown as KVNamespace;
+
+    it("resolves a key from D1 when KV refuses to cache it", async () => {
+      const project = await createTestProject();
+      const store = { db: serviceContext(env).db, kv: refusing, cacheTtlSeconds: 60 };
+      expect(await resolveKey(store, project.apiKey)).toMatchObject({ projectId: project.id, kind: "api" });
+    });
+
+    it("retries deleting a revoked key's entry that KV first refuses to delete", async () => {
+      const project = await createTestProject();
+      const ctx = serviceContext(env);
+      const cacheKey = keyCacheKey(await sha256Hex(project.secretKey));
+      let deletes = 0;
+      const racing = {
+        get: (key: string, type: "json") => env.KV.get(key, type),
+        // The put lands, and the key is revoked before the resolve reads D1 again.
+        put: async (key: string, value: string, options: KVNamespacePutOptions) => {
+          await env.KV.put(key, value, options);
+          await ctx.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, project.secretKeyId));
+        },
+        delete: async (key: string) => {
+          if (++deletes === 1) throw new Error("KV DELETE failed: 429 Too Many Requests");
+          await env.KV.delete(key);
+        },
+      } as unknown as KVNamespace;
+      expect(await resolveKey({ db: ctx.db, kv: racing, cacheTtlSeconds: 60 }, project.secretKey)).toBeNull();
+      expect(deletes).toBe(2);
+      expect(await env.KV.get(cacheKey)).toBeNull();
     });
   });
 

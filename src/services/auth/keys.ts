@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { IsolateCache } from "../../lib/isolate-cache";
+import { logWarn } from "../../lib/log";
 
 export type KeyKind = "api" | "secret";
 
@@ -100,15 +101,39 @@ async function resolveFromStores(store: KeyStore, keyHash: string): Promise<Reso
 
   const resolved: ResolvedKey = { keyId: row.id, projectId: row.projectId, kind: row.kind };
   const entry: CachedKey = { ...resolved, revoked: false };
-  await store.kv.put(keyCacheKey(keyHash), JSON.stringify(entry), { expirationTtl: Math.max(60, store.cacheTtlSeconds) });
+  // Only a cache: Workers KV answers a second write to one key within a second with an error,
+  // and a burst of first requests with a new key all write it. D1 has answered already.
+  await store.kv
+    .put(keyCacheKey(keyHash), JSON.stringify(entry), { expirationTtl: Math.max(60, store.cacheTtlSeconds) })
+    .catch((error: unknown) => logWarn({}, { where: "auth.cacheKey", keyId: row.id }, error));
   // A revocation between the read above and this put deleted the entry before the put wrote it
   // back. Revocation writes D1 before deleting KV, so reading D1 again after the put either sees
   // it (and this resolve removes its own entry) or the revocation's delete comes after the put.
   if (await isRevoked(store.db, row.id)) {
-    await store.kv.delete(keyCacheKey(keyHash));
+    // Even after a failed put: a write that errored may still have landed.
+    await deleteStaleEntry(store.kv, keyCacheKey(keyHash));
     return null;
   }
   return resolved;
+}
+
+const KV_WRITE_RETRY_MS = [1_000, 2_000];
+
+/**
+ * This resolve's own entry for a key revoked meanwhile: nobody else will delete it, and it says
+ * "live" to every isolate until it expires, so a refused write (KV's one-a-second limit) is retried.
+ */
+async function deleteStaleEntry(kv: KVNamespace, cacheKey: string): Promise<void> {
+  for (const delayMs of [0, ...KV_WRITE_RETRY_MS]) {
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    try {
+      await kv.delete(cacheKey);
+      return;
+    } catch (error) {
+      logWarn({}, { where: "auth.deleteStaleEntry" }, error);
+    }
+  }
+  throw new Error("could not delete the cached entry of a revoked key");
 }
 
 async function isRevoked(db: Db, keyId: string): Promise<boolean> {
