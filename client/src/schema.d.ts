@@ -80,7 +80,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a key
-         * @description The key stops working at once: its D1 row is marked revoked and its KV cache entry deleted. Revoking twice is a no-op.
+         * @description Marks the key's D1 row revoked and deletes its KV cache entry. The instance that revoked it refuses it at once; other instances forget it within 5 s, and KV's own propagation to other locations can take longer. Revoking twice is a no-op.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -360,7 +360,7 @@ export interface paths {
         /**
          * Mint to a recipient (deprecated)
          * @deprecated
-         * @description Deprecated: use the claim endpoint. Every response, errors included, carries `Deprecation: true` and a `Link` to the claim endpoint. `tokenId` is ignored because the drop assigns ids.
+         * @description Deprecated: use the claim endpoint. Every response the route answers, errors included, carries `Deprecation: true` and a `Link` to the claim endpoint (a 413 from the app-wide body limit, which runs before any route, does not). `tokenId` is ignored because the drop assigns ids.
          */
         post: operations["mint"];
         delete?: never;
@@ -400,7 +400,7 @@ export interface paths {
         put?: never;
         /**
          * Buy listed orders
-         * @description Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance (checked across the request's orders first: `insufficient_funds`); when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. Each token is approved once even across simultaneous requests. An order this project is already buying (its fill still pending, or sent by a request arriving at the same time) is an `order_not_fillable` item. An order that cannot be bought (unknown, filled, cancelled, expired, on another chain) yields an `order_not_fillable` error item; the others still go through. One result per hash, in the request's order, its `id` the hash as sent; a hash repeated in one request is a 400.
+         * @description Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance: an order that balance cannot cover after the earlier orders of the request is an `insufficient_funds` item; when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. Each token is approved once even across simultaneous requests. An order this project is already buying (its fill still pending, or sent by a request arriving at the same time) is an `order_not_fillable` item. An order that cannot be bought (unknown, filled, cancelled, expired, not started, on another chain) yields an `order_not_fillable` error item; other failures are items with their own code (`execution_reverted`, `chain_unavailable`); the others still go through. One result per hash, in the request's order, its `id` the hash as sent; a hash repeated in one request is a 400.
          */
         post: operations["buyOrders"];
         delete?: never;
@@ -707,7 +707,7 @@ export interface components {
             imageUrl?: string;
             /** @default false */
             isVerified?: boolean;
-            /** @description First block to index (default: the chain cursor) */
+            /** @description First block to index (default: the block after the chain cursor) */
             fromBlock?: number;
         };
         IndexerRun: {
@@ -2320,7 +2320,7 @@ export interface operations {
                 search?: string;
                 /** @description Only assets of verified (true) or unverified (false) collections */
                 isVerified?: boolean;
-                /** @description Only assets with (true) or without (false) an active listing */
+                /** @description Only assets with (true) or without (false) a live listing, as of the last sweep for listings that expired or started since (the cron runs every minute) */
                 hasListings?: boolean;
                 /** @description Page number, from 1 */
                 page?: number;

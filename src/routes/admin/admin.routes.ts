@@ -134,7 +134,7 @@ export const revokeKey = createRoute({
   security,
   middleware: [requireAdmin] as const,
   summary: "Revoke a key",
-  description: "The key stops working at once: its D1 row is marked revoked and its KV cache entry deleted. Revoking twice is a no-op.",
+  description: "Marks the key's D1 row revoked and deletes its KV cache entry. The instance that revoked it refuses it at once; other instances forget it within 5 s, and KV's own propagation to other locations can take longer. Revoking twice is a no-op.",
   request: { params: KeyIdParams },
   responses: {
     204: { description: "Revoked (no body)" },
@@ -152,7 +152,7 @@ export const RegisterCollectionBody = z
     description: z.string().max(5000).optional(),
     imageUrl: z.url().optional(),
     isVerified: z.boolean().default(false),
-    fromBlock: z.number().int().min(0).optional().openapi({ description: "First block to index (default: the chain cursor)" }),
+    fromBlock: z.number().int().min(0).optional().openapi({ description: "First block to index (default: the block after the chain cursor)" }),
   })
   .openapi("RegisterCollectionRequest");
 

@@ -31,7 +31,7 @@ export const ExploreQuerySchema = z.strictObject({
     .optional()
     .openapi({ description: "Case-insensitive substring of the asset name" }),
   isVerified: BooleanQuery.optional().openapi({ description: "Only assets of verified (true) or unverified (false) collections" }),
-  hasListings: BooleanQuery.optional().openapi({ description: "Only assets with (true) or without (false) an active listing" }),
+  hasListings: BooleanQuery.optional().openapi({ description: "Only assets with (true) or without (false) a live listing, as of the last sweep for listings that expired or started since (the cron runs every minute)" }),
   page: PageQuery,
   limit: LimitQuery,
   sortBy: z

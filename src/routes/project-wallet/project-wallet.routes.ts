@@ -114,7 +114,7 @@ export const mint = createRoute({
   deprecated: true,
   summary: "Mint to a recipient (deprecated)",
   description:
-    "Deprecated: use the claim endpoint. Every response, errors included, carries `Deprecation: true` and a `Link` to the claim endpoint. `tokenId` is ignored because the drop assigns ids.",
+    "Deprecated: use the claim endpoint. Every response the route answers, errors included, carries `Deprecation: true` and a `Link` to the claim endpoint (a 413 from the app-wide body limit, which runs before any route, does not). `tokenId` is ignored because the drop assigns ids.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(MintBody, "The drop, the recipient and the metadata of every minted token", {
@@ -174,7 +174,7 @@ export const buyOrders = createRoute({
   middleware: [secretKey, idempotency] as const,
   summary: "Buy listed orders",
   description:
-    "Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance (checked across the request's orders first: `insufficient_funds`); when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. Each token is approved once even across simultaneous requests. An order this project is already buying (its fill still pending, or sent by a request arriving at the same time) is an `order_not_fillable` item. An order that cannot be bought (unknown, filled, cancelled, expired, on another chain) yields an `order_not_fillable` error item; the others still go through. One result per hash, in the request's order, its `id` the hash as sent; a hash repeated in one request is a 400.",
+    "Fulfils each order on Seaport with the project wallet. Needs the secret key (it spends project funds). Orders priced in an ERC20 are paid from the wallet's token balance: an order that balance cannot cover after the earlier orders of the request is an `insufficient_funds` item; when the wallet has not approved Seaport for that token, the order's first result item is an unlimited `approve` transaction and its fill follows on the next nonce. Each token is approved once even across simultaneous requests. An order this project is already buying (its fill still pending, or sent by a request arriving at the same time) is an `order_not_fillable` item. An order that cannot be bought (unknown, filled, cancelled, expired, not started, on another chain) yields an `order_not_fillable` error item; other failures are items with their own code (`execution_reverted`, `chain_unavailable`); the others still go through. One result per hash, in the request's order, its `id` the hash as sent; a hash repeated in one request is a 400.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(BuyBody, "The chain and the orders to buy, in order", {
