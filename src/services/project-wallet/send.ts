@@ -26,6 +26,9 @@ export class SubjectStillPending extends AppError {
   }
 }
 
+/** Workers marks a Durable Object call refused because the object's queue is full. */
+const isOverloaded = (error: unknown) => error instanceof Error && (error as { overloaded?: unknown }).overloaded === true;
+
 export type SendRequest = Omit<TxIntent, "transactionId" | "projectId" | "walletIndex" | "walletAddress" | "jobId"> & { jobId?: string };
 
 /** Hands an intent to the wallet's sequencer; a refusal becomes the matching AppError. */
@@ -46,8 +49,12 @@ export async function sendFromProjectWallet(
   try {
     result = await sequencerStub(ctx.env, intent.chainId, project.walletAddress).submit(intent);
   } catch (error) {
-    // No answer from the sequencer (its object was reset or overloaded mid-call): it may have
-    // broadcast already, so this must not read as "nothing sent, retry".
+    // Refused before delivery: the object's queue was full, so it never saw the request.
+    if (isOverloaded(error)) {
+      throw new AppError("rate_limited", "the project wallet's engine is busy with earlier requests; nothing was sent, retry shortly", undefined, { "Retry-After": "1" });
+    }
+    // No answer from the sequencer (its object was reset mid-call): it may have broadcast
+    // already, so this must not read as "nothing sent, retry".
     logError(ctx.env, { where: "sendFromProjectWallet", transactionId: intent.transactionId }, error);
     throw new OutcomeUnknownError(`the wallet engine did not answer; transaction ${intent.transactionId} may have been sent`, intent.transactionId);
   }

@@ -1,0 +1,59 @@
+// A Durable Object call refused with `overloaded` never reached the object (its queue was full),
+// so nothing was sent: the request is a retryable 429, and its Idempotency-Key is free again.
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Address } from "viem";
+import { chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+
+let project: TestProject;
+const recipient = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+
+beforeAll(async () => {
+  project = await createTestProject("Overloaded sequencer");
+  await fund(project.walletAddress);
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+function overloadSequencer() {
+  const namespace = env.WALLET_SEQUENCER;
+  const realGet = namespace.get.bind(namespace);
+  vi.spyOn(namespace, "get").mockImplementation((id, options) => {
+    const stub = realGet(id, options);
+    return new Proxy(stub, {
+      get: (target, property) =>
+        property === "submit"
+          ? async () => {
+              throw Object.assign(new Error("Durable Object is overloaded. Too many requests queued."), { overloaded: true, retryable: true });
+            }
+          : Reflect.get(target, property),
+    });
+  });
+}
+
+describe("an overloaded wallet sequencer", () => {
+  it("answers 429 with Retry-After, sends nothing, and frees the Idempotency-Key", async () => {
+    const nonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
+    const before = await nonce();
+    const headers = { "idempotency-key": `overloaded-${crypto.randomUUID()}` };
+    const body = { type: "native", recipientAddress: recipient, amount: "5" };
+
+    overloadSequencer();
+    const refused = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers });
+    expectEnvelope(refused, 429, "rate_limited");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    vi.restoreAllMocks();
+
+    expect(await nonce()).toBe(before);
+    const listed = await call("/v1/transactions", { apiKey: project.apiKey });
+    expect(listed.body.data).toEqual([]);
+
+    const retried = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    expect(retried.headers.get("idempotent-replayed")).toBeNull();
+    expect((await waitForTransaction(retried.body.id, project.apiKey)).status).toBe("confirmed");
+    expect(await nonce()).toBe(before + 1);
+  });
+});
