@@ -5,6 +5,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { idempotencyKeys } from "../db/schema";
 import { AppError } from "../lib/errors";
 import type { ServiceContext } from "./context";
+import { packResponseBody, unpackResponseBody } from "./idempotency-body";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -52,7 +53,7 @@ export async function startIdempotentRequest(
     return {
       kind: "replay",
       status: existing.responseStatus ?? 200,
-      body: existing.responseBody ?? "",
+      body: await unpackResponseBody(existing.responseBody ?? ""),
       headers: existing.responseHeaders ? (JSON.parse(existing.responseHeaders) as Record<string, string>) : {},
     };
   }
@@ -65,9 +66,12 @@ export async function completeIdempotentRequest(
   key: string,
   response: { status: number; body: string; headers: Record<string, string> },
 ) {
+  const body = await packResponseBody(response.body);
+  // The key then stays in progress: a retry is turned away rather than run a second time.
+  if (body === null) throw new Error(`the response (${response.body.length} characters) does not fit an idempotency record even compressed`);
   await db
     .update(idempotencyKeys)
-    .set({ status: "completed", responseStatus: response.status, responseBody: response.body, responseHeaders: JSON.stringify(response.headers) })
+    .set({ status: "completed", responseStatus: response.status, responseBody: body, responseHeaders: JSON.stringify(response.headers) })
     .where(and(eq(idempotencyKeys.projectId, projectId), eq(idempotencyKeys.key, key)));
 }
 

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeFunctionData, type Address } from "viem";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
@@ -310,6 +311,24 @@ describe("Idempotency-Key", () => {
     for (const transaction of [deployed.transactions[0], claimed.transactions[0], minted]) {
       expect((await waitForTransaction(transaction.id, project.apiKey)).status).toBe("confirmed");
     }
+  });
+
+  it("replays a response too large for a D1 row as plain text: the stored copy is compressed", async () => {
+    // 200 claimed assets, each repeating a 20 KB description: about 4 MB, over D1's 2,000,000-byte row.
+    const roomy = await deployConfirmedDrop(project, { name: "Roomy", metadataStorageType: "metadata-api", defaultTokenMetadata: { name: "Roomy", description: "é".repeat(10_000) } });
+    const key = `large-${crypto.randomUUID()}`;
+    const body = { contractAddress: roomy.contractAddress, recipientAddress: recipient, quantity: 200 };
+    const first = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body, headers: { "idempotency-key": key } });
+    expect(first.status, JSON.stringify(first.body).slice(0, 300)).toBe(201);
+    const again = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body, headers: { "idempotency-key": key } });
+    expect([again.status, again.headers.get("idempotent-replayed"), again.headers.get("content-type")]).toEqual([201, "true", first.headers.get("content-type")]);
+    expect(again.body).toEqual(first.body);
+
+    const stored = await env.DB.prepare("select status, response_body from idempotency_keys where project_id = ? and key = ?").bind(project.id, key).first<{ status: string; response_body: string }>();
+    expect(stored?.status).toBe("completed");
+    expect(new TextEncoder().encode(JSON.stringify(first.body)).length).toBeGreaterThan(2_000_000);
+    expect(stored!.response_body.length).toBeLessThan(2_000_000);
+    expect((await waitForTransaction(first.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
   });
 
   it("lets exactly one of many concurrent duplicates send", async () => {
