@@ -19,8 +19,11 @@ export const ADMIN_IDEMPOTENCY_SCOPE = "admin";
 /**
  * `Idempotency-Key` for POSTs that sign or store (runs after auth, before validation): the
  * first response (2xx or 4xx) is stored and replayed for 24 h with `Idempotent-Replayed: true`.
- * Keys are scoped per `scopeOf` (the project, or the admin scope). Only for responses that hold
- * no secret: the stored response is plain text in D1.
+ * Keys are scoped per `scopeOf` (the project, or the admin scope), as Stripe scopes them per
+ * account rather than per key. The stored response is plain text in D1, so only for responses
+ * whose secrets the project can read again anyway (a deploy's `blindboxKey` is also on its
+ * GET /v1/drops/{id}); key creation and webhook registration, whose secret is shown once, are
+ * exempt (decision 31).
  */
 const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string): MiddlewareHandler<AppBindings> => async (c, next) => {
   const key = c.req.header("idempotency-key");
