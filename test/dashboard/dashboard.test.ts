@@ -312,9 +312,15 @@ describe("dashboard isolation", () => {
 
   it("a secret key cannot list or create projects", async () => {
     const client = await asProject(a);
+    const projectNames = async () => (await call("/v1/admin/projects", { admin: true })).body.data.map((p: { name: string }) => p.name) as string[];
+    const namesBefore = await projectNames();
     const created = await client.post("/dashboard/projects", { name: "Not allowed" });
     expect(created.status).toBe(403);
     expect(pageText(created.html)).toContain("only the admin can create projects");
+    expect(await projectNames()).toEqual(namesBefore);
+    // The dashboard's home, the project list for the admin, sends a project session to its own page.
+    const home = await client.get("/dashboard");
+    expect([home.status, home.location]).toEqual([303, `/dashboard/projects/${a.id}`]);
   });
 });
 
@@ -338,6 +344,8 @@ describe("dashboard CSRF and sign-out", () => {
     const client = await asAdmin();
     const page = await client.post("/dashboard/projects", { name: "cross" }, { origin: "https://evil.example" });
     expect(page.status).toBe(403);
+    const names = (await call("/v1/admin/projects", { admin: true })).body.data.map((p: { name: string }) => p.name);
+    expect(names).not.toContain("cross");
     const signIn = await new DashboardClient().post("/dashboard/sign-in", { credential: TEST_ADMIN_TOKEN, csrf: null }, { origin: "https://evil.example" });
     expect(signIn.status).toBe(403);
     expect(signIn.setCookies).toEqual([]);

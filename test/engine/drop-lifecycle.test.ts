@@ -79,6 +79,12 @@ describe("deploy → claim → read back", () => {
   });
 
   it("rejects bad deploy input before anything is signed", async () => {
+    const pendingNonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
+    const recorded = async () => ({
+      transactions: (await call("/v1/transactions", { apiKey: project.apiKey })).body.pagination.total as number,
+      drops: (await call(`/v1/drops?filter.projectId=$eq:${project.id}`, { apiKey: project.apiKey })).body.meta.totalItems as number,
+    });
+    const [nonceBefore, recordedBefore] = [await pendingNonce(), await recorded()];
     const cases: [Record<string, unknown>, string][] = [
       [{ name: "x", metadataStorageType: "self-hosted" }, "body.baseUri"],
       [{ name: "x" }, "body.defaultTokenMetadata"],
@@ -122,7 +128,7 @@ describe("deploy → claim → read back", () => {
       403,
       "forbidden",
     );
-    const list = await call("/v1/transactions", { apiKey: project.apiKey });
-    expect(list.body.data.every((tx: { status: string }) => tx.status !== "failed")).toBe(true);
+    expect(await pendingNonce()).toBe(nonceBefore);
+    expect(await recorded()).toEqual(recordedBefore);
   });
 });

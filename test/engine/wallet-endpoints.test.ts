@@ -95,6 +95,9 @@ describe("claim", () => {
       body: { contractAddress: drop.contractAddress, recipientAddress: recipient, quantity: 4 },
     });
     expect(claimed.status).toBe(201);
+    const pendingNonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
+    const transactionsRecorded = async () => (await call("/v1/transactions", { apiKey: project.apiKey })).body.pagination.total as number;
+    const [nonceBefore, recordedBefore] = [await pendingNonce(), await transactionsRecorded()];
     const soldOut = expectEnvelope(
       await call("/v1/project-wallet/drops/claim", {
         secretKey: project.secretKey,
@@ -104,6 +107,7 @@ describe("claim", () => {
       "sold_out",
     );
     expect(soldOut.message).toContain("only 1 of 5");
+    expect([await pendingNonce(), await transactionsRecorded()]).toEqual([nonceBefore, recordedBefore]);
     const last = await call("/v1/project-wallet/drops/claim", {
       secretKey: project.secretKey,
       body: { contractAddress: drop.contractAddress, recipientAddress: recipient },
@@ -335,6 +339,7 @@ describe("Idempotency-Key", () => {
     const to = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
     const key = `burst-${crypto.randomUUID()}`;
     const before = await chainClient().getBalance({ address: to });
+    const nonceBefore = await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
         call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body: { type: "native", recipientAddress: to, amount: "1000" }, headers: { "idempotency-key": key } }),
@@ -345,6 +350,8 @@ describe("Idempotency-Key", () => {
     expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
     await waitForTransaction(created[0]!.body.id, project.apiKey);
     expect(await chainClient().getBalance({ address: to })).toBe(before + 1000n);
+    // A duplicate answered 409 but broadcast anyway would still hold the next nonce.
+    expect(await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore + 1);
   });
 
   it("rejects keys over 200 characters", async () => {

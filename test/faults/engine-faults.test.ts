@@ -16,9 +16,26 @@ let project: TestProject;
 let contract: string;
 const recipient = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 
-async function setFaults(rules: unknown[]) {
+type FaultRule = { method: string; action: "fail" | "lose-response" | "delay"; times?: number; delayMs?: number; maxDelayMs?: number };
+type ProxyStats = {
+  failed: number;
+  lost: number;
+  delayed: number;
+  failedByMethod: Record<string, number>;
+  lostByMethod: Record<string, number>;
+  delayedByMethod: Record<string, number>;
+};
+
+async function setFaults(rules: FaultRule[]) {
   const response = await fetch(`${env.PROXY_URL}/__faults`, { method: "POST", body: JSON.stringify(rules) });
-  return (await response.json()) as { stats: { failed: number; lost: number; delayed: number; failedByMethod: Record<string, number> } };
+  return (await response.json()) as { stats: ProxyStats };
+}
+
+/** How often the proxy has injected `rule`'s fault so far. */
+function injected(stats: ProxyStats, rule: FaultRule): number {
+  const [total, byMethod] =
+    rule.action === "fail" ? [stats.failed, stats.failedByMethod] : rule.action === "lose-response" ? [stats.lost, stats.lostByMethod] : [stats.delayed, stats.delayedByMethod];
+  return rule.method === "*" ? total : (byMethod[rule.method] ?? 0);
 }
 const proxyStats = async () => (await setFaults([])).stats;
 const walletNonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "latest" });
@@ -35,13 +52,19 @@ async function claimOne() {
   return { tx: claimed.body.transactions[0] as { id: string; transactionHash: string }, tokenId: BigInt(claimed.body.assets[0].tokenId) };
 }
 
-/** Runs a claim through a fault and checks it ends confirmed, with one nonce and one token used. */
-async function survivesFault(rules: unknown[]) {
+/**
+ * Runs a claim through a fault and checks it ends confirmed, with one nonce and one token used.
+ * The first rule is the fault under test: it must actually have been injected.
+ */
+async function survivesFault(rules: FaultRule[]) {
   const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
+  const [primary] = rules;
+  const injectedBefore = primary ? injected(await proxyStats(), primary) : 0;
   await setFaults(rules);
   const { tx, tokenId } = await claimOne();
   const settled = await waitForTransaction(tx.id, project.apiKey);
-  await setFaults([]);
+  const { stats } = await setFaults([]);
+  if (primary) expect(injected(stats, primary), `${primary.action} ${primary.method} never injected`).toBeGreaterThan(injectedBefore);
   expect(settled.status).toBe("confirmed");
   expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
   expect(await walletNonce()).toBe(nonceBefore + 1);
@@ -200,7 +223,7 @@ describe("the node losing or stalling transactions", () => {
   });
 
   it("marks a transaction failed after its deadline and fills its nonce so later ones are not stuck", async () => {
-    const nonceBefore = await walletNonce();
+    const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
     await pauseMining();
     const { tx } = await claimOne();
     // Age the stored record past the deadline (ENGINE_FAIL_AFTER_SECONDS) instead of waiting 15 min.
@@ -215,6 +238,15 @@ describe("the node losing or stalling transactions", () => {
     expect(settled.errorMessage).toContain("nonce");
     expect(settled.gasUsed).toBeNull();
     expect(await walletNonce()).toBe(nonceBefore + 1);
+    // The nonce went to a 0-value self-transfer, not to the claim: nothing was minted.
+    expect(await totalMinted()).toBe(mintedBefore);
+    expect(await rpc("eth_getTransactionReceipt", [tx.transactionHash])).toBeNull();
+    const record = await runInDurableObject(watcherStub(env, tx.id), async (_instance, state) => (await state.storage.get<WatchedTransaction>("tx"))!);
+    const filler = record.hashes.at(-1)!;
+    expect(filler.purpose).toBe("fill");
+    const fillerOnChain = await chainClient().getTransaction({ hash: filler.hash as `0x${string}` });
+    const wallet = project.walletAddress.toLowerCase();
+    expect({ from: fillerOnChain.from, to: fillerOnChain.to, value: fillerOnChain.value, nonce: fillerOnChain.nonce }).toEqual({ from: wallet, to: wallet, value: 0n, nonce: nonceBefore });
     // The filled nonce does not block what comes next.
     await survivesFault([]);
   });

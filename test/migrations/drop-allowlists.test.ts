@@ -23,12 +23,15 @@ describe("migration 0006_drop_allowlists", () => {
     const tree = JSON.stringify({ format: "standard-v1", tree: ["0xab"], values: [] }).repeat(2_000);
     insertDrop(db, "a", tree);
     insertDrop(db, "b", null);
-    const dropsBefore = db.prepare("select id, next_token_id, merkle_root from drops order by id").all();
+    // Every column the migration keeps, with its value.
+    const withoutTree = (rows: unknown[]) => rows.map((row) => Object.fromEntries(Object.entries(row as object).filter(([name]) => name !== "allowlist_tree")));
+    const dropsBefore = withoutTree(db.prepare("select * from drops order by id").all());
+    expect(Object.keys(dropsBefore[0]!).length).toBeGreaterThan(10);
 
     applyMigration(db, "0006_drop_allowlists.sql");
 
     expect(db.prepare("select drop_id, tree from drop_allowlists").all()).toEqual([{ drop_id: "a", tree }]);
-    expect(db.prepare("select id, next_token_id, merkle_root from drops order by id").all()).toEqual(dropsBefore);
+    expect(db.prepare("select * from drops order by id").all()).toEqual(dropsBefore);
     const columns = db.prepare("select name from pragma_table_info('drops')").all() as { name: string }[];
     expect(columns.map((c) => c.name)).not.toContain("allowlist_tree");
   });

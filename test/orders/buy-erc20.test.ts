@@ -121,13 +121,23 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     const { project: second, buyAs } = await newTokenHolder("ERC20 second buyer");
     const [six, seven] = [await listForToken("6", 100n), await listForToken("7", 100n)];
 
-    const first = await buyAs(six.orderHash);
-    expect(first.body[0].result.map((item: { type: string }) => item.type)).toEqual(["transaction", "transaction"]);
-    // Sent right after: the approval is usually still unmined (then this request must trust it)
-    // and at most a block old (then the allowance is on chain); either way no second approval.
-    const next = await buyAs(seven.orderHash);
-    expect(next.body[0].result).toHaveLength(1);
-    expect((await waitForTransaction(next.body[0].result[0].result.id, second.apiKey)).status).toBe("confirmed");
+    // No blocks while both requests run: the second must trust the first's unmined approval.
+    await rpc("evm_setIntervalMining", [0]);
+    try {
+      const first = await buyAs(six.orderHash);
+      expect(first.body[0].result.map((item: { type: string }) => item.type)).toEqual(["transaction", "transaction"]);
+      const approval = first.body[0].result[0].result as { id: string };
+      expect((await call(`/v1/transactions/${approval.id}`, { apiKey: second.apiKey })).body.status).toBe("pending");
+      const next = await buyAs(seven.orderHash);
+      expect(next.body[0].result).toHaveLength(1);
+      expect(next.body[0].result[0].type).toBe("transaction");
+      await rpc("evm_setIntervalMining", [1]);
+      for (const id of [approval.id, first.body[0].result[1].result.id, next.body[0].result[0].result.id]) {
+        expect((await waitForTransaction(id, second.apiKey)).status).toBe("confirmed");
+      }
+    } finally {
+      await rpc("evm_setIntervalMining", [1]);
+    }
     expect((await ownerOf(drop.contractAddress, 7n)).toLowerCase()).toBe(second.walletAddress.toLowerCase());
   });
 

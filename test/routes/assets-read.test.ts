@@ -203,13 +203,14 @@ describe("GET /v1/assets/{chainId}/{contractAddress}/{tokenId}", () => {
   it("shows the next live listing once the recorded best one has expired, before the sweep records it", async () => {
     const collection = await seedCollection({ name: "Expiring Owls" });
     const asset = await seedAsset(collection, "7");
-    const soon = await seedListing(asset, 1_000n, { endTime: new Date(Date.now() + 1_500) });
+    // Long enough for the first read on a slow machine; the test then waits it out.
+    const soon = await seedListing(asset, 1_000n, { endTime: new Date(Date.now() + 3_000) });
     const dearer = await seedListing(asset, 2_000n);
     await setBestListing(asset, soon);
     const read = async () => (await call(`/v1/assets/1868/${collection.contractAddress}/7`, { apiKey: reader.apiKey })).body;
 
     expect((await read()).bestListing.orderHash).toBe(soon.orderHash);
-    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, soon.endTime.getTime() - Date.now()) + 100));
     expect((await read()).bestListing).toMatchObject({ orderHash: dearer.orderHash, unitPrice: "2000" });
     const listed = await call(`/v1/assets/explore?contractAddress=${collection.contractAddress}`, { apiKey: reader.apiKey });
     expect(listed.body.data[0].bestListing.orderHash).toBe(dearer.orderHash);

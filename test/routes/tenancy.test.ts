@@ -142,7 +142,7 @@ async function snapshotOfB() {
     env.DB.prepare("select id, revoked_at from api_keys where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, deleted_at from webhook_endpoints where project_id = ? order by id").bind(b.id),
   ]);
-  const nonce = await chainClient().getTransactionCount({ address: b.walletAddress as Address });
+  const nonce = await chainClient().getTransactionCount({ address: b.walletAddress as Address, blockTag: "pending" });
   return JSON.stringify({ drops: drops!.results, transactions: transactions!.results, keys: keys!.results, webhooks: webhooks!.results, nonce });
 }
 

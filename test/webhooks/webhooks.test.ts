@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { AppError } from "../../src/lib/errors";
 import { serviceContext } from "../../src/services/context";
-import { deliverDue } from "../../src/services/webhooks/deliver";
+import { deliverDue, retryDelayMs } from "../../src/services/webhooks/deliver";
 import { checkWebhookUrl } from "../../src/services/webhooks/endpoints";
 import { enqueueWebhookStatement, webhookPayload } from "../../src/services/webhooks/events";
 import { ETHER, fund, waitForTransaction } from "../helpers/chain";
@@ -217,6 +217,10 @@ describe("deliveries", () => {
     expect(sent.status).toBe(201);
     const attempts = await until(() => received("flaky"), (list) => list.some((d) => d.status === 200));
     expect(attempts.map((d) => d.status)).toEqual([500, 500, 200]);
+    // Backoff (WEBHOOK_RETRY_BASE_SECONDS = 1 here): the retries come at least 1 s, then 4 s, after
+    // the attempt before, read from each attempt's signed timestamp (whole seconds).
+    const sentAt = attempts.map((d) => Number(/t=(\d+)/.exec(d.headers["mintyard-signature"]!)![1]));
+    expect([sentAt[1]! - sentAt[0]! >= 1, sentAt[2]! - sentAt[1]! >= 4], JSON.stringify(sentAt)).toEqual([true, true]);
     // The same event (same id) each time: receivers de-duplicate on it.
     expect(new Set(attempts.map((d) => JSON.parse(d.body).id)).size).toBe(1);
     const log = await until(
@@ -251,6 +255,13 @@ describe("deliveries", () => {
 
 // deliverDue is what the project's WebhookDispatcher runs on each alarm; driving it directly (no
 // dispatcher is kicked: the deliveries are queued straight into D1) fixes the order of events.
+describe("the retry schedule", () => {
+  it("waits the base delay, four times longer each time, at most 6 h", () => {
+    const schedule = [1, 2, 3, 4, 5, 6, 7].map((attempts) => retryDelayMs({ WEBHOOK_RETRY_BASE_SECONDS: "30" }, attempts) / 1000);
+    expect(schedule).toEqual([30, 120, 480, 1_920, 7_680, 21_600, 21_600]);
+  });
+});
+
 describe("deleting an endpoint stops its deliveries", () => {
   afterEach(() => vi.restoreAllMocks());
 
