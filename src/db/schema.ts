@@ -191,6 +191,14 @@ export const ownerships = sqliteTable(
     ownerAddress: text("owner_address").notNull(),
     /** 1 for ERC721; the ERC1155 balance otherwise (decimal text). */
     balance: text("balance").notNull(),
+    /**
+     * ERC721: the chain position (block, log index) of the Transfer that made this the owner, so
+     * an older Transfer applied later (the indexer catching up on a block a receipt already
+     * passed) cannot overwrite it. Null for ERC1155 balances (sums do not depend on order) and
+     * for rows written before migration 0013 (treated as older than any log). Decision 53.
+     */
+    blockNumber: integer("block_number"),
+    logIndex: integer("log_index"),
     updatedAt: updatedAt(),
   },
   (t) => [

@@ -7,9 +7,12 @@ import { seedListing, uniqueAddress } from "../fixtures/seed";
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
 import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
+import { ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { call, expectEnvelope } from "../helpers/http";
 import { fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
+import { seaportJsList } from "../helpers/seaport";
+import { freshWallet } from "../helpers/wallets";
 
 let project: TestProject;
 let deployer: FundedAccount;
@@ -169,5 +172,77 @@ describe("indexing registered collections", () => {
     expect(await balances(multi.address, "7")).toEqual({ [erin.address]: "10" });
     expect(await owned(dave.address, multi.address)).toEqual(["8", "9"]);
     expect(await orderStatus(five.orderHash)).toBe("inactive");
+  });
+});
+
+// A receipt applies the service's own transaction at once; the indexer reaches the blocks before
+// it later. Decision 53.
+describe("transfers applied out of chain order", () => {
+  const seaport = () => (JSON.parse(env.CHAINS) as Record<string, { seaportAddress: string }>)["1868"]!.seaportAddress as Address;
+
+  it("keeps a buy's new owner when the indexer later applies the token's earlier transfers", async () => {
+    const buyer = await createTestProject("Out-of-order buyer");
+    await fund(buyer.walletAddress);
+    const [alice, bob] = await Promise.all([freshWallet(), freshWallet()]);
+    const nft = await deployer.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+    await nextBlock();
+    await runIndex();
+    expect((await register({ contractAddress: nft.address, slug: `out-of-order-${nft.address.slice(2, 10)}` })).status).toBe(201);
+
+    // Not indexed yet: the mint to alice and her transfer to bob.
+    await deployer.send({ to: nft.address, data: mint721(alice.address, 1n) }); // id 0
+    await alice.send({ to: nft.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "transferFrom", args: [alice.address, bob.address, 0n] }) });
+    const listing = await seaportJsList({ privateKey: bob.privateKey, token: nft.address, tokenId: "0", price: ETHER / 100n });
+    const listed = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    const bought = await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: [listed.body.orderHash] } });
+    expect((await waitForTransaction(bought.body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
+    const wallet = buyer.walletAddress.toLowerCase();
+    expect(await owned(wallet, nft.address)).toEqual(["0"]);
+
+    await nextBlock();
+    await runIndex();
+    expect((await ownerOf(nft.address, 0n)).toLowerCase()).toBe(wallet);
+    expect([await owned(wallet, nft.address), await owned(bob.address, nft.address), await owned(alice.address, nft.address)]).toEqual([["0"], [], []]);
+    expect(await balances(nft.address, "0")).toEqual({ [wallet]: "1" });
+  });
+
+  it("brings back an ERC-1155 listing judged over-listed because D1 never saw the sender's earlier units", async () => {
+    const holder = await freshWallet();
+    const friend = await freshWallet();
+    const multi = await deployer.deploy(testErc1155Abi as Abi, testErc1155Bytecode);
+    // Ten units, and Seaport's approval, before the collection is indexed: D1 will not know them
+    // (and no approval log in the range below revives the listing for another reason).
+    await deployer.send({ to: multi.address, data: encodeFunctionData({ abi: testErc1155Abi, functionName: "mint", args: [holder.address, 7n, 10n] }) });
+    await holder.send({ to: multi.address, data: encodeFunctionData({ abi: testErc1155Abi, functionName: "setApprovalForAll", args: [seaport(), true] }) });
+    await nextBlock();
+    await runIndex();
+    expect((await register({ contractAddress: multi.address, slug: `unseen-units-${multi.address.slice(2, 10)}` })).status).toBe(201);
+
+    const token = { chainId: 1868, contractAddress: multi.address, tokenId: "7" } as never;
+    const parameters = {
+      offerer: holder.address,
+      zone: `0x${"00".repeat(20)}`,
+      offer: [{ itemType: 3, token: multi.address, identifierOrCriteria: "7", startAmount: "5", endAmount: "5" }],
+      consideration: [{ itemType: 0, token: `0x${"00".repeat(20)}`, identifierOrCriteria: "0", startAmount: "5000", endAmount: "5000", recipient: holder.address }],
+      orderType: 1,
+      startTime: String(Math.floor(Date.now() / 1000) - 60),
+      endTime: String(Math.floor(Date.now() / 1000) + 86_400),
+      zoneHash: `0x${"00".repeat(32)}`,
+      salt: "1",
+      conduitKey: `0x${"00".repeat(32)}`,
+      counter: "0",
+    };
+    const five = await seedListing(token, 1_000n, { offerer: holder.address, quantity: "5", parameters: JSON.stringify(parameters) });
+
+    await holder.send({
+      to: multi.address,
+      data: encodeFunctionData({ abi: testErc1155Abi, functionName: "safeTransferFrom", args: [holder.address, friend.address, 7n, 1n, "0x"] }),
+    });
+    await nextBlock();
+    await runIndex();
+    // The holder still has 9 on chain: the listing of 5 can be filled and is listed again.
+    expect(await orderStatus(five.orderHash)).toBe("active");
+    expect(await balances(multi.address, "7")).toEqual({ [friend.address]: "1" });
   });
 });

@@ -19,7 +19,18 @@ export interface AssetFields {
   tokenUri: string | null;
 }
 
-/** ERC-721 Transfer: ownership moves; a mint also creates the asset row if it is new. */
+// A row of this token made by a Transfer after the one being applied (rows from before migration
+// 0013 have no position: older than any log). Bind `newerParams(guard)` after the token's key.
+const NEWER_OWNER = `exists (select 1 from ownerships newer where newer.chain_id = ? and newer.contract_address = ? and newer.token_id = ?
+  and (coalesce(newer.block_number, -1) > ? or (coalesce(newer.block_number, -1) = ? and coalesce(newer.log_index, -1) > ?)))`;
+const newerParams = (guard: LogGuard) => [guard.blockNumber, guard.blockNumber, guard.logIndex];
+
+/**
+ * ERC-721 Transfer: ownership moves; a mint also creates the asset row if it is new. Transfers of
+ * one token can arrive out of chain order (a receipt applies a buy at once, the indexer reaches an
+ * earlier transfer of the same token later), so only the latest one decides the owner and kills
+ * the other offerers' listings (decision 53).
+ */
 export function erc721TransferStatements(
   db: D1Database,
   guard: LogGuard,
@@ -28,27 +39,31 @@ export function erc721TransferStatements(
 ): D1PreparedStatement[] {
   const now = Date.now();
   const key = [guard.chainId, transfer.contract, transfer.tokenId];
+  const isLatest = { sql: `not ${NEWER_OWNER}`, params: [...key, ...newerParams(guard)] };
   const statements = [
     db
-      .prepare(`delete from ownerships where chain_id = ? and contract_address = ? and token_id = ? and ${GUARD_SQL}`)
-      .bind(...key, ...guardParams(guard)),
+      .prepare(
+        `delete from ownerships where chain_id = ? and contract_address = ? and token_id = ?
+           and not (coalesce(block_number, -1) > ? or (coalesce(block_number, -1) = ? and coalesce(log_index, -1) > ?)) and ${GUARD_SQL}`,
+      )
+      .bind(...key, ...newerParams(guard), ...guardParams(guard)),
   ];
   if (transfer.to !== ZERO) {
     statements.push(
       db
         .prepare(
-          `insert into ownerships (chain_id, contract_address, token_id, owner_address, balance, updated_at)
-           select ?, ?, ?, ?, '1', ? where ${GUARD_SQL}
-           on conflict do update set balance = '1', updated_at = excluded.updated_at`,
+          `insert into ownerships (chain_id, contract_address, token_id, owner_address, balance, block_number, log_index, updated_at)
+           select ?, ?, ?, ?, '1', ?, ?, ? where ${GUARD_SQL} and ${isLatest.sql}
+           on conflict do update set balance = '1', block_number = excluded.block_number, log_index = excluded.log_index, updated_at = excluded.updated_at`,
         )
-        .bind(...key, transfer.to, now, ...guardParams(guard)),
+        .bind(...key, transfer.to, guard.blockNumber, guard.logIndex, now, ...guardParams(guard), ...isLatest.params),
     );
   }
   if (transfer.from !== ZERO) {
     // Only the new owner can deliver the token now: everybody else's listings of it are dead.
-    const others = "chain_id = ? and contract_address = ? and token_id = ? and offerer != ?";
+    const others = `chain_id = ? and contract_address = ? and token_id = ? and offerer != ? and ${isLatest.sql}`;
     statements.push(
-      deactivateOrdersStatement(db, guard, others, [...key, transfer.to], now),
+      deactivateOrdersStatement(db, guard, others, [...key, transfer.to, ...isLatest.params], now),
       refreshListingsStatement(db, guard, "chain_id = ? and contract_address = ? and token_id = ?", key, now),
     );
   }

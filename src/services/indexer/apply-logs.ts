@@ -33,11 +33,12 @@ const HASHES_PER_QUERY = 90; // D1 allows 100 bound parameters per statement
 export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ stopBefore: number | null }> {
   if (!logs.length) return { stopBefore: null };
   const { db, chain } = scope;
-  let events = decodeIndexedLogs(logs, scope.seaport);
-  const { applied, pending } = await knownTransactions(db, chain.chainId, [...new Set(events.map((e) => e.transactionHash))]);
-  const held = events.filter((e) => pending.has(e.transactionHash)).map((e) => e.blockNumber);
+  const decoded = decodeIndexedLogs(logs, scope.seaport);
+  const { applied, pending } = await knownTransactions(db, chain.chainId, [...new Set(decoded.map((e) => e.transactionHash))]);
+  const held = decoded.filter((e) => pending.has(e.transactionHash)).map((e) => e.blockNumber);
   const stopBefore = held.length ? Math.min(...held) : null;
-  events = events.filter((e) => (stopBefore === null || e.blockNumber < stopBefore) && !applied.has(`${e.transactionHash}:${e.logIndex}`));
+  const inRange = decoded.filter((e) => stopBefore === null || e.blockNumber < stopBefore);
+  const events = inRange.filter((e) => !applied.has(`${e.transactionHash}:${e.logIndex}`));
 
   const assets = await assetFieldsForMints(db, chain, events.flatMap(mintsOf), scope.collections, scope.budget);
   const saleBlocks = new Set(events.filter((e) => e.type === "seaport" && e.event.kind === "OrderFulfilled").map((e) => e.blockNumber));
@@ -57,7 +58,8 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
     batch.push(claimLog(db, guard), ...effects);
   }
   if (batch.length) await db.batch(batch);
-  await reviveListings(db, chain, events);
+  // Logs a receipt applied first count too: their effects (an over-listed sender) may need undoing.
+  await reviveListings(db, chain, inRange);
   return { stopBefore };
 }
 

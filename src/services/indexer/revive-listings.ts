@@ -15,7 +15,10 @@ const ZERO = "0x0000000000000000000000000000000000000000";
 export const MAX_REVIVAL_CHECKS_PER_RANGE = 50;
 const CANDIDATES_PER_QUERY = 30; // 3 bound parameters each, D1 allows 100
 
-/** Who may be able to deliver again: an offerer that received a token, or granted Seaport approval on a contract. */
+/**
+ * Who may be able to deliver again: an offerer that received a token, an ERC-1155 sender whose
+ * listings D1 judged over-listed, or one that granted Seaport approval on a contract.
+ */
 type Candidate = { contract: string; offerer: string; tokenId: string | null };
 
 function candidatesOf(events: readonly IndexedEvent[], seaport: string): Candidate[] {
@@ -27,7 +30,12 @@ function candidatesOf(events: readonly IndexedEvent[], seaport: string): Candida
       add({ contract: event.transfer.contract, offerer: event.transfer.to, tokenId: event.transfer.tokenId });
     }
     if (event.type === "erc1155") {
-      for (const t of event.transfers) if (t.from !== ZERO && t.to !== ZERO) add({ contract: t.contract, offerer: t.to, tokenId: t.id });
+      for (const t of event.transfers) {
+        if (t.from !== ZERO && t.to !== ZERO) add({ contract: t.contract, offerer: t.to, tokenId: t.id });
+        // The sender's listings died if D1 thought it now held fewer units than listed; D1 may
+        // not know its whole balance (units received before the collection was indexed).
+        if (t.from !== ZERO) add({ contract: t.contract, offerer: t.from, tokenId: t.id });
+      }
     }
     if (event.type === "approval" && event.approval.approved && event.approval.operator === seaport.toLowerCase()) {
       add({ contract: event.approval.contract, offerer: event.approval.owner, tokenId: null });
