@@ -125,6 +125,16 @@ describe("indexing registered collections", () => {
     await nextBlock();
     await runIndex();
     expect(await owned(carol.address, nft.address)).toEqual(["1"]);
+
+    // Token 0's mint was never indexed: its first transfer gives it an asset row, with its owner.
+    const dan = await fundedAccount();
+    await carol.send({ to: nft.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "transferFrom", args: [carol.account.address, dan.account.address, 0n] }) });
+    await nextBlock();
+    await runIndex();
+    expect(await owned(dan.address, nft.address)).toEqual(["0"]);
+    const asset = await call(`/v1/assets/1868/${nft.address}/0`, { apiKey: project.apiKey });
+    expect(asset.status).toBe(200);
+    expect(asset.body).toMatchObject({ tokenId: "0", schema: "ERC721", collection: { slug: "baseline-from-now" } });
   });
 
   it("detects ERC-1155, keeps balances through single and batch transfers and retires over-listed orders", async () => {

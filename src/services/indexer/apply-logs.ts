@@ -5,9 +5,9 @@ import { blockTimestampMs, type ChainLog } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { seaportEventStatements } from "../chain-events/seaport";
-import { assetFieldsForMints, mintKey, type IndexedCollection } from "./asset-fields";
+import { assetFieldsFor, mintKey, type IndexedCollection } from "./asset-fields";
 import { STATEMENTS_PER_BATCH } from "./config";
-import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "./decode";
+import { decodeIndexedLogs, mintsOf, receivedTokensOf, type IndexedEvent } from "./decode";
 import { reviveListings } from "./revive-listings";
 
 export interface RangeScope {
@@ -40,7 +40,10 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   const inRange = decoded.filter((e) => stopBefore === null || e.blockNumber < stopBefore);
   const events = inRange.filter((e) => !applied.has(`${e.transactionHash}:${e.logIndex}`));
 
-  const assets = await assetFieldsForMints(db, chain, events.flatMap(mintsOf), scope.collections, scope.budget);
+  // Mints, and tokens D1 has never seen (minted before a registered collection's fromBlock),
+  // get an asset row with their first applied transfer (decision 54).
+  const unseen = await tokensWithoutAsset(db, chain.chainId, events.flatMap(receivedTokensOf).filter((token) => scope.collections.has(token.contract)));
+  const assets = await assetFieldsFor(db, chain, [...events.flatMap(mintsOf), ...unseen], scope.collections, scope.budget);
   const saleBlocks = new Set(events.filter((e) => e.type === "seaport" && e.event.kind === "OrderFulfilled").map((e) => e.blockNumber));
   for (const block of saleBlocks) {
     if (!scope.blockTimes.has(block)) scope.blockTimes.set(block, await blockTimestampMs(chain.rpcUrl, block));
@@ -73,19 +76,36 @@ export function logEffects(
   blockTimestampMs: number,
 ): D1PreparedStatement[] {
   switch (event.type) {
+    // `assets` holds the tokens that need a row: mints, and tokens D1 has not seen yet.
     case "erc721": {
       const t = event.transfer;
-      return erc721TransferStatements(db, guard, t, t.from === ZERO ? assets.get(mintKey(t.contract, t.tokenId)) ?? null : null);
+      return erc721TransferStatements(db, guard, t, t.to === ZERO ? null : (assets.get(mintKey(t.contract, t.tokenId)) ?? null));
     }
     case "erc1155":
-      return event.transfers.flatMap((t) =>
-        erc1155TransferStatements(db, guard, t, t.from === ZERO ? assets.get(mintKey(t.contract, t.id)) ?? null : null),
-      );
+      return event.transfers.flatMap((t) => erc1155TransferStatements(db, guard, t, t.to === ZERO ? null : (assets.get(mintKey(t.contract, t.id)) ?? null)));
     case "approval":
       return approvalForAllStatements(db, guard, event.approval, chain.seaportAddress);
     case "seaport":
       return seaportEventStatements(db, guard, event.event, { chainId: chain.chainId, blockTimestampMs, nowMs: Date.now() });
   }
+}
+
+const TOKENS_PER_QUERY = 45; // 2 bound parameters each, plus the chain id: D1 allows 100
+
+/** The tokens among `tokens` that have no asset row (each once). */
+async function tokensWithoutAsset(db: D1Database, chainId: number, tokens: { contract: string; tokenId: string }[]) {
+  const distinct = [...new Map(tokens.map((token) => [mintKey(token.contract, token.tokenId), token])).values()];
+  const known = new Set<string>();
+  for (let i = 0; i < distinct.length; i += TOKENS_PER_QUERY) {
+    const chunk = distinct.slice(i, i + TOKENS_PER_QUERY);
+    const match = chunk.map(() => "(contract_address = ? and token_id = ?)").join(" or ");
+    const { results } = await db
+      .prepare(`select contract_address, token_id from assets where chain_id = ? and (${match})`)
+      .bind(chainId, ...chunk.flatMap((token) => [token.contract, token.tokenId]))
+      .all<{ contract_address: string; token_id: string }>();
+    for (const row of results) known.add(mintKey(row.contract_address, row.token_id));
+  }
+  return distinct.filter((token) => !known.has(mintKey(token.contract, token.tokenId)));
 }
 
 /** Logs already applied (by a receipt handler or an earlier run), and transactions still pending in the engine. */

@@ -1,5 +1,6 @@
 // Asset rows for tokens the indexer sees minted outside the service (public claims on a drop,
-// mints in registered collections). A drop's token gets the drop's default metadata and its
+// mints in registered collections), or moving without D1 having a row for them (minted before a
+// registered collection's fromBlock; decision 54). A drop's token gets the drop's default metadata and its
 // tokenURI (baseUri + id), both known in D1; a registered collection's token gets its
 // tokenURI()/uri() from the chain, within a per-run budget, and no name or image (the service
 // does not fetch off-chain metadata).
@@ -36,7 +37,7 @@ async function dropDefaults(db: D1Database, dropId: string): Promise<DropDefault
     .first<DropDefaults>();
 }
 
-export async function assetFieldsForMints(
+export async function assetFieldsFor(
   db: D1Database,
   chain: ChainConfig,
   mints: { contract: string; tokenId: string }[],

@@ -32,6 +32,14 @@ export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: str
 }
 
 /** Tokens this event mints (transfers from the zero address). */
+/** Tokens a transfer moves to someone (mints included): the indexer's candidates for a new asset row. */
+export function receivedTokensOf(event: IndexedEvent): { contract: string; tokenId: string }[] {
+  const ZERO = "0x0000000000000000000000000000000000000000";
+  if (event.type === "erc721") return event.transfer.to === ZERO ? [] : [{ contract: event.transfer.contract, tokenId: event.transfer.tokenId }];
+  if (event.type === "erc1155") return event.transfers.filter((t) => t.to !== ZERO).map((t) => ({ contract: t.contract, tokenId: t.id }));
+  return [];
+}
+
 export function mintsOf(event: IndexedEvent): { contract: string; tokenId: string }[] {
   const ZERO = "0x0000000000000000000000000000000000000000";
   if (event.type === "erc721") return event.transfer.from === ZERO ? [{ contract: event.transfer.contract, tokenId: event.transfer.tokenId }] : [];
