@@ -2,6 +2,7 @@
 import { parseAbi, toHex, type Address } from "viem";
 import { publicClient } from "./client";
 import { ChainUnavailableError } from "./chain-unavailable";
+import { retryRead } from "./read-retry";
 import { classifySimulationError } from "./rpc-errors";
 
 const probeAbi = parseAbi([
@@ -25,7 +26,7 @@ export async function hasContractCode(rpcUrl: string, address: string): Promise<
 /** A revert means "no" (contracts without ERC-165); no answer from the node is an error. */
 async function supports(rpcUrl: string, address: string, interfaceId: `0x${string}`): Promise<boolean> {
   try {
-    return await publicClient(rpcUrl).readContract({ address: address as Address, abi: probeAbi, functionName: "supportsInterface", args: [interfaceId] });
+    return await retryRead(() => publicClient(rpcUrl).readContract({ address: address as Address, abi: probeAbi, functionName: "supportsInterface", args: [interfaceId] }));
   } catch (error) {
     if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError("supportsInterface failed", { cause: error });
     return false;

@@ -194,8 +194,8 @@ export const ownerships = sqliteTable(
     /**
      * ERC721: the chain position (block, log index) of the Transfer that made this the owner, so
      * an older Transfer applied later (the indexer catching up on a block a receipt already
-     * passed) cannot overwrite it. Null for ERC1155 balances (sums do not depend on order) and
-     * for rows written before migration 0013 (treated as older than any log). Decision 53.
+     * passed) cannot overwrite it. Null for ERC1155 balances (not protected: see decision 53) and
+     * for rows written before migration 0013 (treated as older than any log).
      */
     blockNumber: integer("block_number"),
     logIndex: integer("log_index"),

@@ -1,11 +1,11 @@
 // Idempotency-Key records (DESIGN §3). The (project, key) primary key is the lock: whoever
 // inserts the `in_progress` row runs the request; a concurrent duplicate finds the row and is
 // turned away, so it can never send a second transaction.
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, like, lt } from "drizzle-orm";
 import { idempotencyKeys } from "../db/schema";
 import { AppError } from "../lib/errors";
 import type { ServiceContext } from "./context";
-import { packResponseBody, unpackResponseBody } from "./idempotency-body";
+import { loadResponseBody, objectOf, R2_POINTER, responseObjectKey, storeResponseBody } from "./idempotency-body";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -14,7 +14,7 @@ export type IdempotencyStart =
   | { kind: "replay"; status: number; body: string; headers: Record<string, string> };
 
 export async function startIdempotentRequest(
-  { db }: ServiceContext,
+  { db, env }: ServiceContext,
   projectId: string,
   key: string,
   requestHash: string,
@@ -35,6 +35,8 @@ export async function startIdempotentRequest(
       .get();
     if (!existing) continue;
     if (existing.expiresAt.getTime() <= now) {
+      const object = objectOf(existing.responseBody);
+      if (object) await env.METADATA.delete(object);
       await db
         .delete(idempotencyKeys)
         .where(and(eq(idempotencyKeys.projectId, projectId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.expiresAt, new Date(now + 1))));
@@ -53,7 +55,7 @@ export async function startIdempotentRequest(
     return {
       kind: "replay",
       status: existing.responseStatus ?? 200,
-      body: await unpackResponseBody(existing.responseBody ?? ""),
+      body: await loadResponseBody(env.METADATA, existing.responseBody ?? ""),
       headers: existing.responseHeaders ? (JSON.parse(existing.responseHeaders) as Record<string, string>) : {},
     };
   }
@@ -61,14 +63,12 @@ export async function startIdempotentRequest(
 }
 
 export async function completeIdempotentRequest(
-  { db }: ServiceContext,
+  { db, env }: ServiceContext,
   projectId: string,
   key: string,
   response: { status: number; body: string; headers: Record<string, string> },
 ) {
-  const body = await packResponseBody(response.body);
-  // The key then stays in progress: a retry is turned away rather than run a second time.
-  if (body === null) throw new Error(`the response (${response.body.length} characters) does not fit an idempotency record even compressed`);
+  const body = await storeResponseBody(env.METADATA, await responseObjectKey(projectId, key), response.body);
   await db
     .update(idempotencyKeys)
     .set({ status: "completed", responseStatus: response.status, responseBody: body, responseHeaders: JSON.stringify(response.headers) })
@@ -78,4 +78,23 @@ export async function completeIdempotentRequest(
 /** The request failed in a way a retry may fix (5xx, 429): forget the key so the retry runs. */
 export async function abandonIdempotentRequest({ db }: ServiceContext, projectId: string, key: string) {
   await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.projectId, projectId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.status, "in_progress")));
+}
+
+const OBJECTS_PER_SWEEP = 1_000; // R2 deletes at most 1,000 keys per call
+
+/**
+ * Deletes records past their 24 h whose body is in R2, object first (the sweep deletes the
+ * others, and never these: a row deleted before its object would leave the object for good).
+ */
+export async function deleteExpiredStoredResponses({ db, env }: ServiceContext, nowMs: number): Promise<void> {
+  const expired = and(lt(idempotencyKeys.expiresAt, new Date(nowMs + 1)), like(idempotencyKeys.responseBody, `${R2_POINTER}%`));
+  const rows = await db
+    .select({ projectId: idempotencyKeys.projectId, key: idempotencyKeys.key, responseBody: idempotencyKeys.responseBody })
+    .from(idempotencyKeys)
+    .where(expired)
+    .limit(OBJECTS_PER_SWEEP);
+  if (!rows.length) return;
+  await env.METADATA.delete(rows.map((row) => objectOf(row.responseBody)!));
+  const [first, ...rest] = rows.map((row) => db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.projectId, row.projectId), eq(idempotencyKeys.key, row.key), expired)));
+  await db.batch([first!, ...rest]);
 }

@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { projectWalletAddress } from "../chain/wallet";
 import { apiKeys, projects } from "../db/schema";
 import { notFound } from "../lib/errors";
-import { displayPrefix, forgetKey, generatePlainKey, keyCacheKey, sha256Hex, type KeyKind } from "./auth/keys";
+import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, sha256Hex, type KeyKind } from "./auth/keys";
 import type { ServiceContext } from "./context";
 
 export interface ProjectView {
@@ -117,6 +117,12 @@ export async function revokeKey({ db, env }: ServiceContext, keyId: string): Pro
   if (!row.revokedAt) {
     await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
   }
-  await env.KV.delete(keyCacheKey(row.keyHash));
+  // Forgotten in this isolate before the KV delete (which may fail after its retries) and again
+  // after it (a resolve that read the live KV entry meanwhile must not keep it).
   forgetKey(row.keyHash);
+  try {
+    await deleteKeyEntry(env.KV, row.keyHash);
+  } finally {
+    forgetKey(row.keyHash);
+  }
 }

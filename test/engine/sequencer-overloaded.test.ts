@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-function overloadSequencer() {
+function overloadSequencer(flags: { remote?: boolean } = {}) {
   const namespace = env.WALLET_SEQUENCER;
   const realGet = namespace.get.bind(namespace);
   vi.spyOn(namespace, "get").mockImplementation((id, options) => {
@@ -26,7 +26,7 @@ function overloadSequencer() {
       get: (target, property) =>
         property === "submit"
           ? async () => {
-              throw Object.assign(new Error("Durable Object is overloaded. Too many requests queued."), { overloaded: true, retryable: true });
+              throw Object.assign(new Error("Durable Object is overloaded. Too many requests queued."), { overloaded: true, retryable: true, ...flags });
             }
           : Reflect.get(target, property),
     });
@@ -55,5 +55,17 @@ describe("an overloaded wallet sequencer", () => {
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
     expect((await waitForTransaction(retried.body.id, project.apiKey)).status).toBe("confirmed");
     expect(await nonce()).toBe(before + 1);
+  });
+
+  it("treats an overloaded error thrown inside the object (remote) as an unknown outcome, kept under the key", async () => {
+    const headers = { "idempotency-key": `remote-${crypto.randomUUID()}` };
+    const body = { type: "native", recipientAddress: recipient, amount: "6" };
+    overloadSequencer({ remote: true });
+    const unknown = expectEnvelope(await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers }), 500, "internal_error");
+    expect(unknown.message).toContain("may have been sent");
+    vi.restoreAllMocks();
+    // The key keeps that answer: a retry replays it instead of risking a second send.
+    const replayed = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers });
+    expect([replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([500, "true"]);
   });
 });

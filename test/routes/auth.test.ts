@@ -151,6 +151,28 @@ describe("keys and tenancy", () => {
       expect(await resolveKey({ db: ctx.db, kv: racing, cacheTtlSeconds: 60 }, project.secretKey)).toBeNull();
       expect(deletes).toBe(2);
       expect(await env.KV.get(cacheKey)).toBeNull();
+
+      // A KV that never lets go: the key is still refused (null), not a 500.
+      const stuck = { ...racing, delete: async () => Promise.reject(new Error("KV DELETE failed: 429 Too Many Requests")) } as unknown as KVNamespace;
+      expect(await resolveKey({ db: ctx.db, kv: stuck, cacheTtlSeconds: 60 }, project.secretKey)).toBeNull();
+    });
+
+    it("retries the revocation's own delete that KV first refuses", async () => {
+      const project = await createTestProject();
+      expect((await call("/v1/drops", { apiKey: project.apiKey })).status).toBe(200);
+      const cacheKey = keyCacheKey(await sha256Hex(project.apiKey));
+      expect(await env.KV.get(cacheKey)).not.toBeNull();
+      let deletes = 0;
+      const flaky = {
+        delete: async (key: string) => {
+          if (++deletes === 1) throw new Error("KV DELETE failed: 429 Too Many Requests");
+          await env.KV.delete(key);
+        },
+      } as unknown as KVNamespace;
+      await revokeKey({ ...serviceContext(env), env: { ...env, KV: flaky } }, project.apiKeyId);
+      expect(deletes).toBe(2);
+      expect(await env.KV.get(cacheKey)).toBeNull();
+      expectEnvelope(await call("/v1/drops", { apiKey: project.apiKey }), 401, "unauthorized");
     });
   });
 

@@ -110,8 +110,8 @@ async function resolveFromStores(store: KeyStore, keyHash: string): Promise<Reso
   // back. Revocation writes D1 before deleting KV, so reading D1 again after the put either sees
   // it (and this resolve removes its own entry) or the revocation's delete comes after the put.
   if (await isRevoked(store.db, row.id)) {
-    // Even after a failed put: a write that errored may still have landed.
-    await deleteStaleEntry(store.kv, keyCacheKey(keyHash));
+    // Even after a failed put: a write that errored may still have landed. Refused either way.
+    await deleteKeyEntry(store.kv, keyHash).catch((error: unknown) => logWarn({}, { where: "auth.resolveKey", keyId: row.id }, error));
     return null;
   }
   return resolved;
@@ -120,20 +120,21 @@ async function resolveFromStores(store: KeyStore, keyHash: string): Promise<Reso
 const KV_WRITE_RETRY_MS = [1_000, 2_000];
 
 /**
- * This resolve's own entry for a key revoked meanwhile: nobody else will delete it, and it says
- * "live" to every isolate until it expires, so a refused write (KV's one-a-second limit) is retried.
+ * Deletes a key's KV entry, for a revocation or a resolve that raced one: a live entry left behind
+ * says "live" to every isolate until it expires, so a delete KV refuses (its one-write-a-second
+ * limit per key) is tried again 1 s and 2 s later before this throws.
  */
-async function deleteStaleEntry(kv: KVNamespace, cacheKey: string): Promise<void> {
+export async function deleteKeyEntry(kv: KVNamespace, keyHash: string): Promise<void> {
   for (const delayMs of [0, ...KV_WRITE_RETRY_MS]) {
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     try {
-      await kv.delete(cacheKey);
+      await kv.delete(keyCacheKey(keyHash));
       return;
     } catch (error) {
-      logWarn({}, { where: "auth.deleteStaleEntry" }, error);
+      logWarn({}, { where: "auth.deleteKeyEntry" }, error);
     }
   }
-  throw new Error("could not delete the cached entry of a revoked key");
+  throw new Error("KV refused to delete a revoked key's cache entry three times");
 }
 
 async function isRevoked(db: Db, keyId: string): Promise<boolean> {

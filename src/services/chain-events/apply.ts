@@ -19,11 +19,13 @@ export interface AssetFields {
   tokenUri: string | null;
 }
 
-// A row of this token made by a Transfer after the one being applied (rows from before migration
-// 0013 have no position: older than any log). Bind `newerParams(guard)` after the token's key.
-const NEWER_OWNER = `exists (select 1 from ownerships newer where newer.chain_id = ? and newer.contract_address = ? and newer.token_id = ?
-  and (coalesce(newer.block_number, -1) > ? or (coalesce(newer.block_number, -1) = ? and coalesce(newer.log_index, -1) > ?)))`;
+// The ownership row `row` was made by a Transfer after the one being applied (rows from before
+// migration 0013 have no position: older than any log). Bind `newerParams(guard)`.
+const madeAfterThisLog = (row: string) =>
+  `(coalesce(${row}.block_number, -1) > ? or (coalesce(${row}.block_number, -1) = ? and coalesce(${row}.log_index, -1) > ?))`;
 const newerParams = (guard: LogGuard) => [guard.blockNumber, guard.blockNumber, guard.logIndex];
+/** The token has such a row; bind the token's key, then `newerParams(guard)`. */
+const NEWER_OWNER = `exists (select 1 from ownerships newer where newer.chain_id = ? and newer.contract_address = ? and newer.token_id = ? and ${madeAfterThisLog("newer")})`;
 
 /**
  * ERC-721 Transfer: ownership moves; a mint also creates the asset row if it is new. Transfers of
@@ -43,8 +45,7 @@ export function erc721TransferStatements(
   const statements = [
     db
       .prepare(
-        `delete from ownerships where chain_id = ? and contract_address = ? and token_id = ?
-           and not (coalesce(block_number, -1) > ? or (coalesce(block_number, -1) = ? and coalesce(log_index, -1) > ?)) and ${GUARD_SQL}`,
+        `delete from ownerships where chain_id = ? and contract_address = ? and token_id = ? and not ${madeAfterThisLog("ownerships")} and ${GUARD_SQL}`,
       )
       .bind(...key, ...newerParams(guard), ...guardParams(guard)),
   ];

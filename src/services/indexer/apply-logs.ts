@@ -7,7 +7,7 @@ import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721Tr
 import { seaportEventStatements } from "../chain-events/seaport";
 import { assetFieldsFor, mintKey, type IndexedCollection } from "./asset-fields";
 import { STATEMENTS_PER_BATCH } from "./config";
-import { decodeIndexedLogs, mintsOf, receivedTokensOf, type IndexedEvent } from "./decode";
+import { decodeIndexedLogs, handoversOf, mintsOf, type IndexedEvent } from "./decode";
 import { reviveListings } from "./revive-listings";
 
 export interface RangeScope {
@@ -42,7 +42,7 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
 
   // Mints, and tokens D1 has never seen (minted before a registered collection's fromBlock),
   // get an asset row with their first applied transfer (decision 54).
-  const unseen = await tokensWithoutAsset(db, chain.chainId, events.flatMap(receivedTokensOf).filter((token) => scope.collections.has(token.contract)));
+  const unseen = await tokensWithoutAsset(db, chain.chainId, events.flatMap(handoversOf).filter((token) => scope.collections.has(token.contract)));
   const assets = await assetFieldsFor(db, chain, [...events.flatMap(mintsOf), ...unseen], scope.collections, scope.budget);
   const saleBlocks = new Set(events.filter((e) => e.type === "seaport" && e.event.kind === "OrderFulfilled").map((e) => e.blockNumber));
   for (const block of saleBlocks) {

@@ -31,18 +31,18 @@ export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: str
   return events.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
 }
 
-/** Tokens this event mints (transfers from the zero address). */
-/** Tokens a transfer moves to someone (mints included): the indexer's candidates for a new asset row. */
-export function receivedTokensOf(event: IndexedEvent): { contract: string; tokenId: string }[] {
-  const ZERO = "0x0000000000000000000000000000000000000000";
-  if (event.type === "erc721") return event.transfer.to === ZERO ? [] : [{ contract: event.transfer.contract, tokenId: event.transfer.tokenId }];
-  if (event.type === "erc1155") return event.transfers.filter((t) => t.to !== ZERO).map((t) => ({ contract: t.contract, tokenId: t.id }));
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+/** The tokens this event moves, with their sender and recipient (ERC-1155 batches item by item). */
+function movesOf(event: IndexedEvent): { contract: string; tokenId: string; from: string; to: string }[] {
+  if (event.type === "erc721") return [{ contract: event.transfer.contract, tokenId: event.transfer.tokenId, from: event.transfer.from, to: event.transfer.to }];
+  if (event.type === "erc1155") return event.transfers.map((t) => ({ contract: t.contract, tokenId: t.id, from: t.from, to: t.to }));
   return [];
 }
 
-export function mintsOf(event: IndexedEvent): { contract: string; tokenId: string }[] {
-  const ZERO = "0x0000000000000000000000000000000000000000";
-  if (event.type === "erc721") return event.transfer.from === ZERO ? [{ contract: event.transfer.contract, tokenId: event.transfer.tokenId }] : [];
-  if (event.type === "erc1155") return event.transfers.filter((t) => t.from === ZERO).map((t) => ({ contract: t.contract, tokenId: t.id }));
-  return [];
-}
+/** Tokens this event mints (transfers from the zero address). */
+export const mintsOf = (event: IndexedEvent) => movesOf(event).filter((move) => move.from === ZERO).map(({ contract, tokenId }) => ({ contract, tokenId }));
+
+/** Tokens this event moves between holders (neither a mint nor a burn). */
+export const handoversOf = (event: IndexedEvent) =>
+  movesOf(event).filter((move) => move.from !== ZERO && move.to !== ZERO).map(({ contract, tokenId }) => ({ contract, tokenId }));

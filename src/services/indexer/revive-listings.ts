@@ -24,6 +24,8 @@ type Candidate = { contract: string; offerer: string; tokenId: string | null };
 function candidatesOf(events: readonly IndexedEvent[], seaport: string): Candidate[] {
   const found = new Map<string, Candidate>();
   const add = (candidate: Candidate) => found.set(`${candidate.contract}:${candidate.offerer}:${candidate.tokenId}`, candidate);
+  // Checked after everyone else, so a range of sales cannot use up the checks receivers need.
+  const senders = new Map<string, Candidate>();
   for (const event of events) {
     // A mint cannot bring back a token anyone listed before.
     if (event.type === "erc721" && event.transfer.from !== ZERO && event.transfer.to !== ZERO) {
@@ -34,13 +36,14 @@ function candidatesOf(events: readonly IndexedEvent[], seaport: string): Candida
         if (t.from !== ZERO && t.to !== ZERO) add({ contract: t.contract, offerer: t.to, tokenId: t.id });
         // The sender's listings died if D1 thought it now held fewer units than listed; D1 may
         // not know its whole balance (units received before the collection was indexed).
-        if (t.from !== ZERO) add({ contract: t.contract, offerer: t.from, tokenId: t.id });
+        if (t.from !== ZERO) senders.set(`${t.contract}:${t.from}:${t.id}`, { contract: t.contract, offerer: t.from, tokenId: t.id });
       }
     }
     if (event.type === "approval" && event.approval.approved && event.approval.operator === seaport.toLowerCase()) {
       add({ contract: event.approval.contract, offerer: event.approval.owner, tokenId: null });
     }
   }
+  for (const [key, sender] of senders) if (!found.has(key)) found.set(key, sender);
   return [...found.values()];
 }
 

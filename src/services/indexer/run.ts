@@ -8,6 +8,7 @@ import type { ServiceContext } from "../context";
 import { indexerConfig } from "./config";
 import { indexChain, type ChainIndexReport } from "./index-chain";
 import { sweepExpired } from "./sweep";
+import { deleteExpiredStoredResponses } from "../idempotency";
 
 export interface IndexerRun {
   chains: ChainIndexReport[];
@@ -30,7 +31,9 @@ export async function runIndexer(ctx: ServiceContext): Promise<IndexerRun> {
       run.unavailable.push(chainId);
     } else throw outcome.reason;
   });
-  await sweepExpired(db, Date.now());
+  const now = Date.now();
+  await deleteExpiredStoredResponses(ctx, now);
+  await sweepExpired(db, now);
   return run;
 }
 

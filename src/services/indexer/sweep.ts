@@ -15,6 +15,7 @@ export async function sweepExpired(db: D1Database, nowMs: number): Promise<void>
     // The same two steps for listings that were submitted before their start time and have started.
     refreshBestListingsWhere(db, "start_pending = 1 and start_time <= ?", [nowMs], nowMs, STARTING_ORDERS_INDEX),
     db.prepare("update orders set start_pending = 0 where start_pending = 1 and start_time <= ?").bind(nowMs),
-    db.prepare("delete from idempotency_keys where expires_at <= ?").bind(nowMs),
+    // Records whose body is in R2 go with their object (services/idempotency.ts).
+    db.prepare("delete from idempotency_keys where expires_at <= ? and coalesce(response_body, '') not like 'r2:%'").bind(nowMs),
   ]);
 }

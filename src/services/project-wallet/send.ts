@@ -26,8 +26,14 @@ export class SubjectStillPending extends AppError {
   }
 }
 
-/** Workers marks a Durable Object call refused because the object's queue is full. */
-const isOverloaded = (error: unknown) => error instanceof Error && (error as { overloaded?: unknown }).overloaded === true;
+/**
+ * Workers marks a Durable Object call refused because the object's queue is full; an error the
+ * object's own code threw (after it may have signed or sent) carries `remote` and is not this.
+ */
+const isOverloaded = (error: unknown) => {
+  const flags = error instanceof Error ? (error as { overloaded?: unknown; remote?: unknown }) : {};
+  return flags.overloaded === true && flags.remote !== true;
+};
 
 export type SendRequest = Omit<TxIntent, "transactionId" | "projectId" | "walletIndex" | "walletAddress" | "jobId"> & { jobId?: string };
 
