@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { watcherStub } from "../../src/durable-objects/stubs";
+import type { FaultRule, RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop } from "../helpers/drops";
@@ -16,15 +17,7 @@ let project: TestProject;
 let contract: string;
 const recipient = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 
-type FaultRule = { method: string; action: "fail" | "lose-response" | "delay"; times?: number; delayMs?: number; maxDelayMs?: number };
-type ProxyStats = {
-  failed: number;
-  lost: number;
-  delayed: number;
-  failedByMethod: Record<string, number>;
-  lostByMethod: Record<string, number>;
-  delayedByMethod: Record<string, number>;
-};
+type ProxyStats = RpcProxy["stats"];
 
 async function setFaults(rules: FaultRule[]) {
   const response = await fetch(`${env.PROXY_URL}/__faults`, { method: "POST", body: JSON.stringify(rules) });
