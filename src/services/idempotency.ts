@@ -5,7 +5,7 @@ import { and, eq, like, lt } from "drizzle-orm";
 import { idempotencyKeys } from "../db/schema";
 import { AppError } from "../lib/errors";
 import type { ServiceContext } from "./context";
-import { loadResponseBody, objectOf, R2_POINTER, responseObjectKey, storeResponseBody } from "./idempotency-body";
+import { IN_R2_PATTERN, loadResponseBody, objectOf, storeResponseBody } from "./idempotency-body";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -68,7 +68,7 @@ export async function completeIdempotentRequest(
   key: string,
   response: { status: number; body: string; headers: Record<string, string> },
 ) {
-  const body = await storeResponseBody(env.METADATA, await responseObjectKey(projectId, key), response.body);
+  const body = await storeResponseBody(env.METADATA, projectId, key, response.body);
   await db
     .update(idempotencyKeys)
     .set({ status: "completed", responseStatus: response.status, responseBody: body, responseHeaders: JSON.stringify(response.headers) })
@@ -87,7 +87,7 @@ const OBJECTS_PER_SWEEP = 1_000; // R2 deletes at most 1,000 keys per call
  * others, and never these: a row deleted before its object would leave the object for good).
  */
 export async function deleteExpiredStoredResponses({ db, env }: ServiceContext, nowMs: number): Promise<void> {
-  const expired = and(lt(idempotencyKeys.expiresAt, new Date(nowMs + 1)), like(idempotencyKeys.responseBody, `${R2_POINTER}%`));
+  const expired = and(lt(idempotencyKeys.expiresAt, new Date(nowMs + 1)), like(idempotencyKeys.responseBody, IN_R2_PATTERN));
   const rows = await db
     .select({ projectId: idempotencyKeys.projectId, key: idempotencyKeys.key, responseBody: idempotencyKeys.responseBody })
     .from(idempotencyKeys)

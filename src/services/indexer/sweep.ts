@@ -2,6 +2,7 @@
 // (reads already hide them; the sweep keeps best-listing sorts and filters honest), listings
 // whose start time has come count for their token's best listing (decision 45), and
 // idempotency records past their 24 h are deleted.
+import { IN_R2_PATTERN } from "../idempotency-body";
 import { refreshBestListingsWhere, STARTING_ORDERS_INDEX } from "../orders/best-listing";
 
 export async function sweepExpired(db: D1Database, nowMs: number): Promise<void> {
@@ -16,6 +17,6 @@ export async function sweepExpired(db: D1Database, nowMs: number): Promise<void>
     refreshBestListingsWhere(db, "start_pending = 1 and start_time <= ?", [nowMs], nowMs, STARTING_ORDERS_INDEX),
     db.prepare("update orders set start_pending = 0 where start_pending = 1 and start_time <= ?").bind(nowMs),
     // Records whose body is in R2 go with their object (services/idempotency.ts).
-    db.prepare("delete from idempotency_keys where expires_at <= ? and coalesce(response_body, '') not like 'r2:%'").bind(nowMs),
+    db.prepare("delete from idempotency_keys where expires_at <= ? and coalesce(response_body, '') not like ?").bind(nowMs, IN_R2_PATTERN),
   ]);
 }
