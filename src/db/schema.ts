@@ -254,6 +254,12 @@ export const orders = sqliteTable(
     /** Project whose key submitted the order, if any. */
     projectId: text("project_id"),
     fillTransactionHash: text("fill_transaction_hash"),
+    /**
+     * Who moves the offered token when the order fills: the chain's Seaport (zero conduitKey) or
+     * the order's conduit; an approval given to this address or taken from it is what counts.
+     * Null on orders accepted before migration 0014: read as the chain's Seaport.
+     */
+    operator: text("operator"),
     /** Submitted before its start time: the sweep recomputes the token's best listing once it starts, then clears this. */
     startPending: integer("start_pending", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),

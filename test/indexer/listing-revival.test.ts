@@ -1,10 +1,13 @@
 // Listings that went inactive come back once their offerer can deliver again (the token returns,
 // Seaport's approval is granted again), and only when the chain says the order would fill: a
-// per-token approval cleared by the transfer, or a cancellation meanwhile, keeps it dead.
-import { encodeFunctionData } from "viem";
+// per-token approval cleared by the transfer, or a cancellation meanwhile, keeps it dead. A listing
+// through a conduit follows the conduit's approval, not Seaport's (decision 55).
+import { encodeFunctionData, type Address, type Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
+import { conduitControllerAbi } from "../../src/chain/artifacts/conduit-controller";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
-import { ETHER, fund, waitForTransaction } from "../helpers/chain";
+import { seaportAbi } from "../../src/chain/artifacts/seaport";
+import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { call } from "../helpers/http";
 import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -107,5 +110,60 @@ describe("inactive listings", () => {
     await indexed();
     expect(await statusOf(orderHash)).toBe("cancelled");
     expect(await bestListingOf("4")).toBeNull();
+  });
+});
+
+describe("listings through a conduit", () => {
+  const sent = async (receipt: Promise<{ status: string }>) => expect((await receipt).status).toBe("success");
+  const approveForAll = (wallet: Wallet, operator: string, approved: boolean) =>
+    sent(wallet.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [operator as Address, approved] }) }));
+
+  /** A conduit owned by `owner` with Seaport's channel open, as marketplaces run theirs. */
+  async function openConduit(owner: Wallet): Promise<{ conduitKey: Hex; conduit: string }> {
+    const client = chainClient();
+    const [, , controller] = await client.readContract({ address: seaportAddress(), abi: seaportAbi, functionName: "information" });
+    const conduitKey = `${owner.address}${"00".repeat(11)}01` as Hex; // a key starts with its creator's address
+    await sent(owner.send({ to: controller, data: encodeFunctionData({ abi: conduitControllerAbi, functionName: "createConduit", args: [conduitKey, owner.address] }) }));
+    const [conduit] = await client.readContract({ address: controller, abi: conduitControllerAbi, functionName: "getConduit", args: [conduitKey] });
+    await sent(owner.send({ to: controller, data: encodeFunctionData({ abi: conduitControllerAbi, functionName: "updateChannel", args: [conduit, seaportAddress(), true] }) }));
+    return { conduitKey, conduit: conduit.toLowerCase() };
+  }
+
+  it("go inactive when the conduit's approval is revoked, not Seaport's, come back when it is granted again, and fill", async () => {
+    const owner = await freshWallet();
+    const claimed = await call("/v1/project-wallet/drops/claim", {
+      secretKey: project.secretKey,
+      body: { contractAddress: contract, recipientAddress: owner.address, quantity: 1 },
+    });
+    expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
+    const tokenId = BigInt(claimed.body.assets[0].tokenId);
+    const { conduitKey, conduit } = await openConduit(owner);
+    await approveForAll(owner, conduit, true);
+    const parameters = listingComponents(owner.address, contract, String(tokenId), ETHER / 20n, { conduitKey });
+    const orderHash = await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters);
+
+    // Seaport itself never moves this order's token: taking its approval away changes nothing.
+    await approveForAll(owner, seaportAddress(), true);
+    await approveForAll(owner, seaportAddress(), false);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("active");
+
+    await approveForAll(owner, conduit, false);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("inactive");
+    expect(await bestListingOf(String(tokenId))).toBeNull();
+
+    await approveForAll(owner, conduit, true);
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("active");
+    expect(await bestListingOf(String(tokenId))).toBe(orderHash);
+
+    // The order was real: Seaport fills it through the conduit.
+    const bought = await call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: { chainId: 1868, orderHashes: [orderHash] } });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    const [item] = bought.body[0].result;
+    expect(item.type, JSON.stringify(item)).toBe("transaction");
+    expect((await waitForTransaction(item.result.id, project.apiKey)).status).toBe("confirmed");
+    expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(project.walletAddress.toLowerCase());
   });
 });

@@ -4,7 +4,7 @@
 // the batch.
 import type { ApprovalForAll, Erc1155Transfer, Erc721Transfer } from "../../chain/transfer-logs";
 import { GUARD_SQL, guardParams, type LogGuard } from "./guard";
-import { deactivateOrdersStatement, refreshListingsStatement } from "./order-effects";
+import { deactivateOrdersStatement, ORDER_OPERATOR_SQL, refreshListingsStatement } from "./order-effects";
 import { OFFERER_ORDERS_INDEX } from "../orders/best-listing";
 
 export { claimLog, newLogGuard, type LogGuard } from "./guard";
@@ -128,9 +128,8 @@ export function erc1155TransferStatements(
 }
 
 /**
- * ApprovalForAll: revoking the chain's Seaport as operator makes every listing of that owner on
- * that contract unfillable. (Granting it back revives them only after a chain check, outside the
- * guarded batch: services/indexer/revive-listings.ts.)
+ * ApprovalForAll revoked: every listing of that owner on that contract whose operator (Seaport,
+ * or the order's conduit) lost its approval goes `inactive`; the others stay (decision 55).
  */
 export function approvalForAllStatements(
   db: D1Database,
@@ -138,10 +137,10 @@ export function approvalForAllStatements(
   approval: ApprovalForAll,
   seaportAddress: string,
 ): D1PreparedStatement[] {
-  if (approval.approved || approval.operator !== seaportAddress.toLowerCase()) return [];
+  if (approval.approved) return [];
   const now = Date.now();
-  const where = "chain_id = ? and contract_address = ? and offerer = ?";
-  const params = [guard.chainId, approval.contract, approval.owner];
+  const where = `chain_id = ? and contract_address = ? and offerer = ? and ${ORDER_OPERATOR_SQL} = ?`;
+  const params = [guard.chainId, approval.contract, approval.owner, seaportAddress.toLowerCase(), approval.operator];
   // The owner's orders, not the contract's: without statistics SQLite would walk every order of
   // the contract on orders_contract_status_price_idx (decision 34).
   return [

@@ -4,6 +4,9 @@
 import { ordersTable, refreshBestListingsWhere } from "../orders/best-listing";
 import { GUARD_SQL, guardParams, type LogGuard } from "./guard";
 
+/** The address that moves an order's token; bind the chain's Seaport, which orders from before migration 0014 mean. */
+export const ORDER_OPERATOR_SQL = "coalesce(operator, ?)";
+
 /** `active` orders matching `where` (SQL over `orders`, on `index` when given) → `inactive`. */
 export function deactivateOrdersStatement(db: D1Database, guard: LogGuard, where: string, params: unknown[], nowMs: number, index?: string): D1PreparedStatement {
   return db

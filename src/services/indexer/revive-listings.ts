@@ -3,27 +3,30 @@
 // comes back, or the approval is granted again. The logs say when that may have happened; the
 // chain decides whether it did (ownership, approval for all or for the token, Seaport's own
 // status), read at the head, because D1 cannot know a per-token approval was cleared by the
-// transfer. Only a confirmed-fillable order becomes `active` again (decision 21).
+// transfer. Only a confirmed-fillable order becomes `active` again (decision 21). The approval
+// that counts is the one given to the order's operator: Seaport, or the order's conduit (decision 55).
 import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import type { ChainConfig } from "../../lib/chains";
+import { ORDER_OPERATOR_SQL } from "../chain-events/order-effects";
 import { refreshBestListingsWhere } from "../orders/best-listing";
 import type { IndexedEvent } from "./decode";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 /** Chain reads are three or four calls per order: each applied range of logs checks at most this many (decision 21). */
 export const MAX_REVIVAL_CHECKS_PER_RANGE = 50;
-const CANDIDATES_PER_QUERY = 30; // 3 bound parameters each, D1 allows 100
+const CANDIDATES_PER_QUERY = 20; // up to 4 bound parameters each, D1 allows 100
 
 /**
  * Who may be able to deliver again: an offerer that received a token, an ERC-1155 sender whose
- * listings D1 judged over-listed, or one that granted Seaport approval on a contract.
+ * listings D1 judged over-listed, or one that granted an operator approval on a contract (that
+ * operator's orders only).
  */
-type Candidate = { contract: string; offerer: string; tokenId: string | null };
+type Candidate = { contract: string; offerer: string } & ({ tokenId: string; operator?: undefined } | { tokenId: null; operator: string });
 
-function candidatesOf(events: readonly IndexedEvent[], seaport: string): Candidate[] {
+function candidatesOf(events: readonly IndexedEvent[]): Candidate[] {
   const found = new Map<string, Candidate>();
-  const add = (candidate: Candidate) => found.set(`${candidate.contract}:${candidate.offerer}:${candidate.tokenId}`, candidate);
+  const add = (candidate: Candidate) => found.set(`${candidate.contract}:${candidate.offerer}:${candidate.tokenId ?? candidate.operator}`, candidate);
   // Checked after everyone else, so a range of sales cannot use up the checks receivers need.
   const senders = new Map<string, Candidate>();
   for (const event of events) {
@@ -39,8 +42,8 @@ function candidatesOf(events: readonly IndexedEvent[], seaport: string): Candida
         if (t.from !== ZERO) senders.set(`${t.contract}:${t.from}:${t.id}`, { contract: t.contract, offerer: t.from, tokenId: t.id });
       }
     }
-    if (event.type === "approval" && event.approval.approved && event.approval.operator === seaport.toLowerCase()) {
-      add({ contract: event.approval.contract, offerer: event.approval.owner, tokenId: null });
+    if (event.type === "approval" && event.approval.approved) {
+      add({ contract: event.approval.contract, offerer: event.approval.owner, tokenId: null, operator: event.approval.operator });
     }
   }
   for (const [key, sender] of senders) if (!found.has(key)) found.set(key, sender);
@@ -54,20 +57,24 @@ interface InactiveOrder {
   offerer: string;
   quantity: string;
   parameters: string;
+  operator: string | null;
 }
 
-async function inactiveOrders(db: D1Database, chainId: number, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
+async function inactiveOrders(db: D1Database, chain: ChainConfig, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
+  const seaport = chain.seaportAddress.toLowerCase();
   const found: InactiveOrder[] = [];
   for (let i = 0; i < candidates.length && found.length < MAX_REVIVAL_CHECKS_PER_RANGE; i += CANDIDATES_PER_QUERY) {
     const chunk = candidates.slice(i, i + CANDIDATES_PER_QUERY);
-    const match = chunk.map((c) => (c.tokenId === null ? "(contract_address = ? and offerer = ?)" : "(contract_address = ? and offerer = ? and token_id = ?)")).join(" or ");
-    const params = chunk.flatMap((c) => (c.tokenId === null ? [c.contract, c.offerer] : [c.contract, c.offerer, c.tokenId]));
+    const match = chunk
+      .map((c) => (c.tokenId === null ? `(contract_address = ? and offerer = ? and ${ORDER_OPERATOR_SQL} = ?)` : "(contract_address = ? and offerer = ? and token_id = ?)"))
+      .join(" or ");
+    const params = chunk.flatMap((c) => (c.tokenId === null ? [c.contract, c.offerer, seaport, c.operator] : [c.contract, c.offerer, c.tokenId]));
     const { results } = await db
       .prepare(
-        `select order_hash, contract_address, token_id, offerer, quantity, parameters from orders
+        `select order_hash, contract_address, token_id, offerer, quantity, parameters, operator from orders
          where chain_id = ? and status = 'inactive' and end_time > ? and (${match}) limit ?`,
       )
-      .bind(chainId, nowMs, ...params, MAX_REVIVAL_CHECKS_PER_RANGE - found.length)
+      .bind(chain.chainId, nowMs, ...params, MAX_REVIVAL_CHECKS_PER_RANGE - found.length)
       .all<InactiveOrder>();
     found.push(...results);
   }
@@ -80,7 +87,7 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<bo
     erc721
       ? erc721OwnerOf(chain.rpcUrl, order.contract_address, order.token_id).then((owner) => owner === order.offerer)
       : erc1155BalanceOf(chain.rpcUrl, order.contract_address, order.offerer, order.token_id).then((balance) => balance >= BigInt(order.quantity)),
-    canOperate(chain.rpcUrl, order.contract_address, order.offerer, chain.seaportAddress, erc721 ? order.token_id : undefined),
+    canOperate(chain.rpcUrl, order.contract_address, order.offerer, order.operator ?? chain.seaportAddress, erc721 ? order.token_id : undefined),
     seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, order.order_hash),
   ]);
   return holds && approved && !status.isCancelled && !isFullyFilled(status);
@@ -91,10 +98,10 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<bo
  * fails leaves the order inactive (the safe side); the next transfer or approval retries it.
  */
 export async function reviveListings(db: D1Database, chain: ChainConfig, events: readonly IndexedEvent[]): Promise<void> {
-  const candidates = candidatesOf(events, chain.seaportAddress);
+  const candidates = candidatesOf(events);
   if (!candidates.length) return;
   const nowMs = Date.now();
-  const orders = await inactiveOrders(db, chain.chainId, candidates, nowMs);
+  const orders = await inactiveOrders(db, chain, candidates, nowMs);
   const checks = await Promise.all(orders.map((order) => fillableNow(chain, order).catch(() => false)));
   const revived = orders.filter((_, index) => checks[index]);
   if (!revived.length) return;

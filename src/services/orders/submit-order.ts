@@ -22,8 +22,15 @@ export type SubmitOrderInput =
   | { signature: string; orderHash: string }
   | { signature: string; parameters: Record<string, unknown>; chainId: number };
 
-/** Every check Seaport would make at fill time; returns the price's symbol. */
-async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, orderHash: string, signature: string, summary: OrderSummary, currencyPath: string): Promise<string> {
+/** Every check Seaport would make at fill time; returns the price's symbol and who moves the token. */
+async function onChainChecks(
+  chain: ChainConfig,
+  order: OrderComponentsJson,
+  orderHash: string,
+  signature: string,
+  summary: OrderSummary,
+  currencyPath: string,
+): Promise<{ priceSymbol: string; operator: string }> {
   const rpc = chain.rpcUrl;
   const [validSignature, counter, status, operator, currency] = await Promise.all([
     isOffererSignature(rpc, chain.chainId, chain.seaportAddress, order, signature),
@@ -50,7 +57,7 @@ async function onChainChecks(chain: ChainConfig, order: OrderComponentsJson, ord
   if (!(await canOperate(rpc, summary.contract, order.offerer, operator, summary.schema === "ERC721" ? summary.tokenId : undefined))) {
     throw new AppError("not_approved", `the offerer has not approved ${operator} to transfer this token`);
   }
-  return currency.symbol;
+  return { priceSymbol: currency.symbol, operator };
 }
 
 const alreadyListed = (orderHash: string, status: string) => new AppError("conflict", `order ${orderHash} is already listed (status ${status})`);
@@ -84,9 +91,9 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
   // Bad input by the marketplace issue's list (400), like prepare's past endTime.
   if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) throw validationError(fieldPath("endTime"), "endTime is in the past");
 
-  let priceSymbol: string;
+  let checked: { priceSymbol: string; operator: string };
   try {
-    priceSymbol = await onChainChecks(chain, order, orderHash, input.signature, summary, fieldPath("consideration.0.token"));
+    checked = await onChainChecks(chain, order, orderHash, input.signature, summary, fieldPath("consideration.0.token"));
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
@@ -104,13 +111,14 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     unitPrice: summary.unitPrice.toString(),
     priceSort: priceSortKey(summary.unitPrice, summary.currency),
     currencyAddress: summary.currency,
-    priceSymbol,
+    priceSymbol: checked.priceSymbol,
     startTime: dateOfSeconds(order.startTime),
     startPending: dateOfSeconds(order.startTime).getTime() > now.getTime(),
     endTime: dateOfSeconds(order.endTime),
     counter: order.counter,
     parameters: JSON.stringify(order),
     signature: input.signature.toLowerCase(),
+    operator: checked.operator,
     projectId,
     createdAt: now,
     updatedAt: now,
