@@ -1,7 +1,8 @@
 // Catch-up reads for collections registered with a start block behind the chain cursor (or
 // registered while a run was in flight). Such a collection is left out of the head pass until
 // its own reads reach the cursor; then it joins the head pass at cursor + 1. Both happen inside
-// the chain's lease, so its logs are applied in chain order.
+// the chain's lease, so its logs are applied in chain order: every range first renews the lease,
+// and a run that lost it stops.
 import type { ChainConfig } from "../../lib/chains";
 import type { IndexedCollection } from "./asset-fields";
 import { applyLogs } from "./apply-logs";
@@ -11,7 +12,8 @@ interface BackfillRow extends IndexedCollection {
   nextBlock: number;
 }
 
-export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunState, cursor: number): Promise<number> {
+/** `holdLease` renews the chain's lease, false when another run holds it now. */
+export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunState, cursor: number, holdLease: () => Promise<boolean>): Promise<number> {
   const { results: rows } = await db
     .prepare(
       `select id, contract_address as contractAddress, schema, drop_id as dropId, backfill_next_block as nextBlock
@@ -33,6 +35,7 @@ export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunS
       blockTimes: run.blockTimes,
     };
     while (next <= cursor && blocksLeft > 0 && run.canContinue()) {
+      if (!(await holdLease())) return logs; // the run holding the lease now owns this row's progress
       const read = await run.read(chain.rpcUrl, [row.contractAddress], next, Math.min(cursor, next + blocksLeft - 1));
       const { stopBefore } = await applyLogs(scope, read.logs);
       logs += read.logs.length;

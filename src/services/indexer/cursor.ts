@@ -40,6 +40,12 @@ export async function advanceCursor(db: D1Database, chainId: number, token: stri
   return result.meta.changes > 0;
 }
 
+/** Extends the lease without moving the cursor; false when it was lost (stop reading). */
+export async function renewLease(db: D1Database, chainId: number, token: string, leaseUntilMs: number): Promise<boolean> {
+  const result = await db.prepare("update indexer_cursors set lease_until = ? where chain_id = ? and lease_token = ?").bind(leaseUntilMs, chainId, token).run();
+  return result.meta.changes > 0;
+}
+
 export async function releaseLease(db: D1Database, chainId: number, token: string): Promise<void> {
   await db.prepare("update indexer_cursors set lease_token = null, lease_until = null where chain_id = ? and lease_token = ?").bind(chainId, token).run();
 }

@@ -8,7 +8,7 @@ import type { IndexedCollection } from "./asset-fields";
 import { applyLogs } from "./apply-logs";
 import { runBackfills } from "./backfill";
 import { LEASE_MARGIN_MS, type IndexerConfig } from "./config";
-import { acquireLease, advanceCursor, ensureCursor, readCursor, releaseLease } from "./cursor";
+import { acquireLease, advanceCursor, ensureCursor, readCursor, releaseLease, renewLease } from "./cursor";
 import { RunState } from "./range-reader";
 
 export interface ChainIndexReport {
@@ -39,7 +39,7 @@ export async function indexChain(db: D1Database, chain: ChainConfig, config: Ind
   try {
     const run = new RunState(config, startedAt);
     const head = await indexHead(db, chain, run, token, start, safeHead, leaseUntil);
-    const backfilled = await runBackfills(db, chain, run, head.cursor);
+    const backfilled = head.leaseLost ? 0 : await runBackfills(db, chain, run, head.cursor, () => renewLease(db, chain.chainId, token, leaseUntil()));
     return { chainId: chain.chainId, fromBlock: start + 1, toBlock: head.cursor, logs: head.logs + backfilled };
   } finally {
     await releaseLease(db, chain.chainId, token);
@@ -54,7 +54,7 @@ async function indexHead(
   start: number,
   safeHead: number,
   leaseUntil: () => number,
-): Promise<{ cursor: number; logs: number }> {
+): Promise<{ cursor: number; logs: number; leaseLost: boolean }> {
   const collections = await liveCollections(db, chain.chainId);
   const seaport = ZERO.test(chain.seaportAddress) ? null : chain.seaportAddress.toLowerCase();
   const addresses = [...collections.keys(), ...(seaport ? [seaport] : [])];
@@ -68,12 +68,12 @@ async function indexHead(
     logs += read.logs.length;
     const reached = stopBefore === null ? read.to : stopBefore - 1;
     if (reached > cursor) {
-      if (!(await advanceCursor(db, chain.chainId, token, reached, leaseUntil()))) break; // lease lost: stop here
+      if (!(await advanceCursor(db, chain.chainId, token, reached, leaseUntil()))) return { cursor, logs, leaseLost: true };
       cursor = reached;
     }
     if (stopBefore !== null) break;
   }
-  return { cursor, logs };
+  return { cursor, logs, leaseLost: false };
 }
 
 /** The chain's cursor, created on first use (see `initialCursor`), and its safe head now. */
