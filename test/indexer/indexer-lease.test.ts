@@ -4,7 +4,7 @@
 // behind it), so no other test file's indexer run shares its cursor and lease.
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, type Abi, type Address } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChainConfig } from "../../src/lib/chains";
 import { runBackfills } from "../../src/services/indexer/backfill";
 import { indexerConfig } from "../../src/services/indexer/config";
@@ -47,6 +47,13 @@ const assetsOf = async (contract: string) =>
 
 beforeAll(async () => {
   await ensureCursor(env.DB, chain.chainId, 0);
+});
+
+// Other files read every collection (lists, trending); this chain's rows are for this file only.
+afterAll(async () => {
+  await env.DB.batch(
+    ["ownerships", "assets", "chain_events", "collections", "indexer_cursors"].map((table) => env.DB.prepare(`delete from ${table} where chain_id = ?`).bind(chain.chainId)),
+  );
 });
 
 describe("collection backfills and the chain's lease", () => {
