@@ -37,7 +37,7 @@ beforeAll(async () => {
   drop = deployed.body.drop;
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 7 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 8 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
 });
@@ -120,6 +120,26 @@ describe("buying listed orders with the project wallet", () => {
     const holds = () =>
       runInDurableObject(sequencerStub(env, 1868, buyer.walletAddress), async (_instance, state) => [...(await state.storage.list({ prefix: "pending:" })).keys()]);
     await vi.waitFor(async () => expect(await holds()).toEqual([]));
+  });
+
+  it("replays a buy sent again under its Idempotency-Key, sending one fill, and refuses the key with other orders", async () => {
+    const orderHash = await listToken("8", ETHER / 20n);
+    const nonce = () => chainClient().getTransactionCount({ address: buyer.walletAddress as Address, blockTag: "pending" });
+    const nonceBefore = await nonce();
+    const headers = { "idempotency-key": `buy-${crypto.randomUUID()}` };
+    const send = (orderHashes: string[]) => call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes }, headers });
+
+    const first = await send([orderHash]);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body[0].result[0].type).toBe("transaction");
+    const again = await send([orderHash]);
+    expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+    expect(again.body).toEqual(first.body);
+    expectEnvelope(await send([orderHash, orderHash.replace(/.$/, (c) => (c === "0" ? "1" : "0"))]), 409, "idempotency_conflict");
+
+    expect(await nonce()).toBe(nonceBefore + 1);
+    expect((await waitForTransaction(first.body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
+    expect((await ownerOf(drop.contractAddress, 8n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
   });
 
   it("needs the secret key and valid input", async () => {

@@ -202,6 +202,39 @@ describe("duplicate submissions", () => {
   });
 });
 
+describe("Idempotency-Key on the listing endpoints", () => {
+  it("replays a submission and a preparation sent again under their key, and refuses the key with another body", async () => {
+    const [tokenId] = await claimTo(seller.address, 1);
+    await approveSeaport(seller, drop.contractAddress);
+    const order = listingComponents(seller.address, drop.contractAddress, tokenId!, ETHER);
+    const body = { signature: await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport }), parameters: order, chainId: 1868 };
+    const submitHeaders = { "idempotency-key": `submit-${crypto.randomUUID()}` };
+    const first = await call("/v1/orders", { apiKey: project.apiKey, body, headers: submitHeaders });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    // Without the key this would be a 409 `conflict` (already listed): the retry gets its answer.
+    const again = await call("/v1/orders", { apiKey: project.apiKey, body, headers: submitHeaders });
+    expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    expect(again.body).toEqual(first.body);
+    expectEnvelope(await call("/v1/orders", { apiKey: project.apiKey, body: { ...body, chainId: 1946 }, headers: submitHeaders }), 409, "idempotency_conflict");
+
+    const items = [{ contractAddress: drop.contractAddress, tokenId: tokenId!, unitPrice: (ETHER / 2n).toString() }];
+    const prepareHeaders = { "idempotency-key": `prepare-${crypto.randomUUID()}` };
+    const prepared = await call("/v1/orders/listings", { apiKey: project.apiKey, body: { chainId: 1868, offerer: seller.address, items }, headers: prepareHeaders });
+    expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
+    const replayed = await call("/v1/orders/listings", { apiKey: project.apiKey, body: { chainId: 1868, offerer: seller.address, items }, headers: prepareHeaders });
+    expect([replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+    expect(replayed.body).toEqual(prepared.body);
+    // A new preparation draws a new salt: the replay is the stored answer, not a re-run.
+    const fresh = await prepare({ chainId: 1868, offerer: seller.address, items });
+    expect(fresh.body.orders[0].orderHash).not.toBe(prepared.body.orders[0].orderHash);
+    expectEnvelope(
+      await call("/v1/orders/listings", { apiKey: project.apiKey, body: { chainId: 1868, offerer: seller.address, items: [{ ...items[0]!, unitPrice: ETHER.toString() }] }, headers: prepareHeaders }),
+      409,
+      "idempotency_conflict",
+    );
+  });
+});
+
 describe("prepared listings (two steps)", () => {
   it("returns an approve step and typed data with the creator fee, then accepts the signature", async () => {
     const prepared = await call("/v1/orders/listings", {
