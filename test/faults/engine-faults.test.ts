@@ -173,15 +173,21 @@ describe("the node losing or stalling transactions", () => {
     const nonceBefore = await walletNonce();
     await pauseMining();
     const { tx } = await claimOne();
-    const stuck = (await rpc<{ maxFeePerGas: string }>("eth_getTransactionByHash", [tx.transactionHash])).maxFeePerGas;
-    await rpc("anvil_setNextBlockBaseFeePerGas", [`0x${(BigInt(stuck) * 50n).toString(16)}`]);
+    const fees = (sent: { maxFeePerGas: string; maxPriorityFeePerGas: string }) => [BigInt(sent.maxFeePerGas), BigInt(sent.maxPriorityFeePerGas)];
+    const [stuck, stuckTip] = fees(await rpc("eth_getTransactionByHash", [tx.transactionHash]));
+    await rpc("anvil_setNextBlockBaseFeePerGas", [`0x${(stuck! * 50n).toString(16)}`]);
     await resumeMining();
     const settled = await waitForTransaction(tx.id, project.apiKey);
     expect(settled.status).toBe("confirmed");
     expect(settled.id).toBe(tx.id);
     expect(settled.transactionHash).not.toBe(tx.transactionHash);
     expect(await rpc("eth_getTransactionReceipt", [tx.transactionHash])).toBeNull();
-    expect(BigInt(settled.gasPrice)).toBeGreaterThan(BigInt(stuck));
+    expect(BigInt(settled.gasPrice)).toBeGreaterThan(stuck!);
+    // A replacement raises both fee fields by at least 12.5 % (DESIGN §5), the tip included, which
+    // the raised base fee alone would not have moved.
+    const [replacedFee, replacedTip] = fees(await rpc("eth_getTransactionByHash", [settled.transactionHash]));
+    expect(replacedFee! * 1000n).toBeGreaterThanOrEqual(stuck! * 1125n);
+    expect(replacedTip! * 1000n).toBeGreaterThanOrEqual(stuckTip! * 1125n);
     expect(await walletNonce()).toBe(nonceBefore + 1);
   });
 
