@@ -1,0 +1,120 @@
+// What a drop deployed through the API is on chain: every deploy setting read back from the
+// contract (not from D1), the allowlist proof the API serves accepted by the contract's own
+// claim(), a badge that cannot move, a price converted with the currency's own decimals, and an
+// `s3` drop whose per-token metadata the claim writes to R2 and the metadata route serves.
+import { env } from "cloudflare:workers";
+import { encodeFunctionData, keccak256, type Address, type Hex } from "viem";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { chainClient, contractAnswering, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
+import { call } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { freshWallet } from "../helpers/wallets";
+
+let project: TestProject;
+
+const read = <T>(address: string, functionName: string, args: unknown[] = []) =>
+  chainClient().readContract({ address: address as Address, abi: dropErc721Abi, functionName: functionName as never, args: args as never }) as Promise<T>;
+
+async function deploy(body: Record<string, unknown>) {
+  const deployed = await call("/v1/project-wallet/drops/deploy", { secretKey: project.secretKey, body });
+  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
+  expect((await waitForTransaction(deployed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
+  return deployed.body.drop as { id: string; contractAddress: string; blindboxKey: string; metadataRepoId: string | null };
+}
+
+async function claim(body: Record<string, unknown>) {
+  const claimed = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body });
+  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+  expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
+  return (claimed.body.assets as { tokenId: string }[]).map((asset) => asset.tokenId);
+}
+
+beforeAll(async () => {
+  project = await createTestProject("Deploy settings");
+  await fund(project.walletAddress);
+});
+
+describe("a drop deployed through the API", () => {
+  it("carries every deploy setting on chain, and its allowlist proof claims there", async () => {
+    const claimer = await freshWallet();
+    const royaltyRecipient = (await freshWallet()).address;
+    const allowedPrice = ETHER / 100n;
+    const startTime = new Date(Date.now() - 3_600_000);
+    const drop = await deploy({
+      name: "Settings Badge",
+      mode: "badge",
+      metadataStorageType: "self-hosted",
+      baseUri: "https://example.com/settings/",
+      totalSupply: 50,
+      unitPrice: 0.05,
+      startTime: startTime.toISOString(),
+      limitPerWallet: 4,
+      creatorFeeAddress: royaltyRecipient,
+      creatorFeeBps: 750,
+      whitelist: `${claimer.address},3,${allowedPrice}\n0x00000000000000000000000000000000000000aa,1,1`,
+    });
+    const contract = drop.contractAddress;
+
+    expect(await read<Hex>(contract, "provenanceHash")).toBe(keccak256(drop.blindboxKey as Hex));
+    expect(await read<[string, bigint]>(contract, "royaltyInfo", [1n, 10_000n])).toEqual([expect.stringMatching(new RegExp(`^${royaltyRecipient}$`, "i")), 750n]);
+    expect(await read<number>(contract, "mode")).toBe(1);
+    const proof = await call(`/v1/drops/${drop.id}/allowlist/${claimer.address}`, { apiKey: project.apiKey });
+    expect(proof.status, JSON.stringify(proof.body)).toBe(200);
+    type Conditions = { unitPrice: bigint; currency: string; startTime: number; limitPerWallet: number; maxSupply: number; merkleRoot: Hex };
+    const { merkleRoot, ...conditions } = await read<Conditions>(contract, "claimConditions");
+    expect(conditions).toEqual({
+      unitPrice: ETHER / 20n,
+      currency: "0x0000000000000000000000000000000000000000",
+      startTime: Math.floor(startTime.getTime() / 1000),
+      limitPerWallet: 4,
+      maxSupply: 50,
+    });
+    expect(merkleRoot).not.toBe(`0x${"00".repeat(32)}`);
+
+    // The claimer pays the allowlist price, not the unit price, with the API's proof.
+    const claimed = await claimer.send({
+      to: contract,
+      value: 2n * allowedPrice,
+      data: encodeFunctionData({
+        abi: dropErc721Abi,
+        functionName: "claim",
+        args: [claimer.address, 2n, proof.body.proof as Hex[], BigInt(proof.body.maxClaimable), BigInt(proof.body.price)],
+      }),
+    });
+    expect(claimed.status).toBe("success");
+    expect((await ownerOf(contract, 1n)).toLowerCase()).toBe(claimer.address);
+    // A badge does not move.
+    await expect(
+      chainClient().simulateContract({ account: claimer.account, address: contract as Address, abi: dropErc721Abi, functionName: "transferFrom", args: [claimer.address, royaltyRecipient as Address, 1n] }),
+    ).rejects.toThrow(/Soulbound/);
+  });
+
+  it("prices in the currency's own decimals", async () => {
+    const sixDecimals = await contractAnswering("6".padStart(64, "0")); // decimals() → 6, like USDC
+    const drop = await deploy({ name: "Six", metadataStorageType: "self-hosted", baseUri: "https://example.com/six/", currencyAddress: sixDecimals, unitPrice: 1.5 });
+    const { unitPrice, currency } = await read<{ unitPrice: bigint; currency: string }>(drop.contractAddress, "claimConditions");
+    expect([unitPrice, currency.toLowerCase()]).toEqual([1_500_000n, sixDecimals.toLowerCase()]);
+  });
+
+  it("on s3 storage: the claim writes overrides to R2 and the metadata route serves them, the default otherwise", async () => {
+    const drop = await deploy({ name: "Stored", metadataStorageType: "s3", defaultTokenMetadata: { name: "Stored default", image: "https://example.com/d.png" } });
+    expect(drop.metadataRepoId).toBe(`r2:drops/${drop.id}`);
+    const recipient = (await freshWallet()).address;
+    const overridden = await claim({
+      contractAddress: drop.contractAddress,
+      recipientAddress: recipient,
+      quantity: 2,
+      overrideMetadata: [{ name: "First", attributes: [{ trait_type: "Rank", value: 1 }] }, { name: "Second" }],
+    });
+    const plain = await claim({ contractAddress: drop.contractAddress, recipientAddress: recipient, quantity: 1 });
+    expect([...overridden, ...plain]).toEqual(["1", "2", "3"]);
+
+    const stored = await env.METADATA.get(`drops/${drop.id}/1.json`);
+    expect(await stored?.json()).toMatchObject({ name: "First", attributes: [{ trait_type: "Rank", value: 1 }] });
+    expect(await env.METADATA.head(`drops/${drop.id}/3.json`)).toBeNull();
+    const served = async (tokenId: string) => (await call(`/v1/metadata/1868/${drop.contractAddress}/${tokenId}`)).body.name;
+    expect([await served("1"), await served("2"), await served("3")]).toEqual(["First", "Second", "Stored default"]);
+    expect(await read<string>(drop.contractAddress, "tokenURI", [2n])).toBe(`http://mintyard.test/v1/metadata/1868/${drop.contractAddress}/2`);
+  });
+});
