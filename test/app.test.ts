@@ -24,17 +24,20 @@ describe("service basics", () => {
   it("reports D1 down after 2 s when it never answers (decision 6: each check has a 2 s timeout)", async () => {
     const silentDb = { run: () => new Promise<never>(() => {}) } as unknown as Db;
     // The clock is the test's: the check must still be waiting at 1,999 ms and give up at 2,000.
+    // No chain is checked: a real RPC answer racing the fake clock would make the chains' result
+    // depend on the machine's load (the test above covers them).
+    const withoutChains = { ...env, CHAINS: "{}" };
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
     try {
       let answered = false;
-      const pending = checkHealth({ env, db: silentDb }).finally(() => (answered = true));
+      const pending = checkHealth({ env: withoutChains, db: silentDb }).finally(() => (answered = true));
       await vi.advanceTimersByTimeAsync(1_999);
       expect(answered).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       const report = await pending;
       expect(report.status).toBe("down");
       expect(report.db).toEqual({ ok: false, latencyMs: 2_000 });
-      expect(report.chains).toEqual([expect.objectContaining({ chainId: 1868, ok: true })]);
+      expect(report.chains).toEqual([]);
     } finally {
       vi.useRealTimers();
     }

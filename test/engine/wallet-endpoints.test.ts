@@ -6,6 +6,7 @@ import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc
 import { ETHER, chainClient, contractAnswering, fund, rpc, waitForTransaction } from "../helpers/chain";
 import { freshWallet } from "../helpers/wallets";
 import { deployConfirmedDrop } from "../helpers/drops";
+import { seedDrop } from "../fixtures/seed";
 import { SELF } from "cloudflare:test";
 import { BASE, call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -156,6 +157,18 @@ describe("a claim the chain would revert", () => {
     expect(await chainClient().getTransactionCount({ address: owner.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore);
     const pending = await call("/v1/transactions?status=pending", { apiKey: owner.apiKey });
     expect(pending.body.data).toEqual([]);
+  });
+});
+
+describe("a drop whose deployment failed", () => {
+  it("is a 409 conflict to claim and mint, and nothing is sent", async () => {
+    const failed = await seedDrop(project.id, { status: "failed" });
+    const nonceBefore = await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
+    for (const path of ["/v1/project-wallet/drops/claim", "/v1/project-wallet/mint"]) {
+      const refused = expectEnvelope(await call(path, { secretKey: project.secretKey, body: { contractAddress: failed.contractAddress, recipientAddress: recipient } }), 409, "conflict");
+      expect(refused.message, path).toBe("this drop's deployment failed; it cannot be minted");
+    }
+    expect(await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore);
   });
 });
 

@@ -7,9 +7,11 @@ import { env } from "cloudflare:workers";
 import { encodeFulfilment } from "../../src/chain/seaport-fulfil";
 import { sequencerStub } from "../../src/durable-objects/stubs";
 import { canonicalOrder } from "../../src/services/orders/order-shape";
-import { seaportJsCancel, seaportJsList } from "../helpers/seaport";
+import { listingComponents, seaportJsCancel, seaportJsList, viemSignOrder } from "../helpers/seaport";
+import { seaportAddress } from "../helpers/seaport-basic-order";
+import { seaportAbi } from "../../src/chain/artifacts/seaport";
 import { freshWallet } from "../helpers/wallets";
-import type { Address } from "viem";
+import { getAbiItem, toFunctionSelector, type Address } from "viem";
 
 let creator: TestProject;
 let buyer: TestProject;
@@ -37,7 +39,7 @@ beforeAll(async () => {
   drop = deployed.body.drop;
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 8 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 9 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
 });
@@ -70,6 +72,25 @@ describe("buying listed orders with the project wallet", () => {
     const trending = await call("/v1/collections/trending?period=1h", { apiKey: buyer.apiKey });
     const entry = trending.body.data.find((e: { collection: { contractAddress: string } }) => e.collection.contractAddress === drop.contractAddress);
     expect(entry).toMatchObject({ volume: price.toString(), sales: 1 });
+  });
+
+  it("fills an order the basic-order route cannot take (it names a zone) through fulfillOrder", async () => {
+    const price = ETHER / 8n;
+    const parameters = listingComponents(seller.address, drop.contractAddress, "9", price, { zone: "0x000000000000000000000000000000000000dead" });
+    const signature = await viemSignOrder(seller, parameters, { chainId: 1868, verifyingContract: seaportAddress() });
+    const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature, parameters, chainId: 1868 } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+
+    const { body } = await buy([accepted.body.orderHash]);
+    const [item] = body[0].result;
+    expect(item.type, JSON.stringify(item)).toBe("transaction");
+    const settled = await waitForTransaction(item.result.id, buyer.apiKey);
+    expect(settled.status).toBe("confirmed");
+    const sent = await chainClient().getTransaction({ hash: settled.transactionHash });
+    expect(sent.input.slice(0, 10)).toBe(toFunctionSelector(getAbiItem({ abi: seaportAbi, name: "fulfillOrder" }) as never));
+    expect(sent.value).toBe(price);
+    expect((await ownerOf(drop.contractAddress, 9n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+    expect((await call(`/v1/orders/${accepted.body.orderHash}`, { apiKey: buyer.apiKey })).body.status).toBe("filled");
   });
 
   it("returns an error item for an order that cannot be bought while the others go through", async () => {

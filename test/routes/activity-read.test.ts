@@ -12,6 +12,7 @@ describe("GET /v1/collections/trending", () => {
   let steady: Awaited<ReturnType<typeof seedCollection>>;
   let tiedA: Awaited<ReturnType<typeof seedCollection>>;
   let tiedB: Awaited<ReturnType<typeof seedCollection>>;
+  let moreSales: Awaited<ReturnType<typeof seedCollection>>;
 
   beforeAll(async () => {
     reader = await createTestProject("Trend reader");
@@ -30,6 +31,12 @@ describe("GET /v1/collections/trending", () => {
     // Ties on volume and sales break on slug.
     await seedSale(tiedB, ETH / 10n, new Date(now - 5 * HOUR));
     await seedSale(tiedA, ETH / 10n, new Date(now - 5 * HOUR));
+    // The same volume in two sales ranks above both, whatever its slug.
+    moreSales = await seedCollection({ slug: "zzz-more-sales", name: "More sales" });
+    await seedSale(moreSales, ETH / 20n, new Date(now - 5 * HOUR));
+    await seedSale(moreSales, ETH / 20n, new Date(now - 6 * HOUR));
+    // Seven more small sellers: twelve collections traded, more than the default limit of ten.
+    for (let i = 1; i <= 7; i++) await seedSale(await seedCollection({ slug: `small-${i}`, name: `Small ${i}` }), BigInt(i), new Date(now - 7 * HOUR));
     // hot has a floor of 0.5 ETH (cheapest live listing) and a pricier one; a cancelled listing
     // and one that starts in an hour (Seaport would refuse to fill it) are cheaper but not live.
     const asset = await seedAsset(hot, "1");
@@ -43,7 +50,9 @@ describe("GET /v1/collections/trending", () => {
     const { status, body } = await call("/v1/collections/trending?chainId=1868", { apiKey: reader.apiKey });
     expect(status).toBe(200);
     expect(body.period).toBe("24h");
-    expect(body.data.map((entry: { collection: { id: string } }) => entry.collection.id)).toEqual([hot.id, steady.id, tiedA.id, tiedB.id]);
+    const ids = body.data.map((entry: { collection: { id: string } }) => entry.collection.id);
+    expect(ids.slice(0, 5)).toEqual([hot.id, steady.id, moreSales.id, tiedA.id, tiedB.id]);
+    expect(body.data.map((entry: { collection: { slug: string } }) => entry.collection.slug).slice(5)).toEqual(["small-7", "small-6", "small-5", "small-4", "small-3"]);
     const [first, second] = body.data;
     expect(first).toMatchObject({ volume: (5n * ETH + ETH / 2n + 7n).toString(), sales: 2, floorPrice: (ETH / 2n).toString() });
     expect(first.change).toBeCloseTo(4.5, 6);
@@ -52,6 +61,8 @@ describe("GET /v1/collections/trending", () => {
   });
 
   it("narrows the window with period and the list with limit", async () => {
+    const all = await call("/v1/collections/trending?limit=100", { apiKey: reader.apiKey });
+    expect(all.body.data).toHaveLength(12);
     const lastHour = await call("/v1/collections/trending?period=1h", { apiKey: reader.apiKey });
     expect(lastHour.body.data.map((entry: { collection: { id: string } }) => entry.collection.id)).toEqual([steady.id]);
     const top1 = await call("/v1/collections/trending?period=7d&limit=1", { apiKey: reader.apiKey });
