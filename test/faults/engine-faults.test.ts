@@ -1,10 +1,13 @@
 // The transaction engine against a real anvil behind a misbehaving proxy: every scenario must
 // end with the transaction confirmed (or, past its deadline, failed with its nonce filled),
-// nothing lost, nothing sent twice.
+// nothing lost, nothing sent twice. A transaction the chain reverts after its simulation passed
+// ends `reverted`. (Mining is paused here, so these scenarios live in one file: files run in
+// parallel.)
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Address } from "viem";
+import { encodeFunctionData, type Address, type Hex } from "viem";
+import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { watcherStub } from "../../src/durable-objects/stubs";
 import type { FaultRule, RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
 import type { WatchedTransaction } from "../../src/services/engine/types";
@@ -12,6 +15,9 @@ import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../h
 import { deployConfirmedDrop } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
+import { listingComponents, viemSignOrder } from "../helpers/seaport";
+import { seaportAddress } from "../helpers/seaport-basic-order";
+import { freshWallet } from "../helpers/wallets";
 
 let project: TestProject;
 let contract: string;
@@ -35,6 +41,7 @@ const walletNonce = () => chainClient().getTransactionCount({ address: project.w
 const totalMinted = () => chainClient().readContract({ address: contract as Address, abi: dropReadAbi, functionName: "totalMinted" });
 const pauseMining = () => rpc("evm_setIntervalMining", [0]);
 const resumeMining = () => rpc("evm_setIntervalMining", [1]);
+const GWEI = 1_000_000_000n;
 
 async function claimOne() {
   const claimed = await call("/v1/project-wallet/drops/claim", {
@@ -248,6 +255,53 @@ describe("the node losing or stalling transactions", () => {
     expect({ from: fillerOnChain.from, to: fillerOnChain.to, value: fillerOnChain.value, nonce: fillerOnChain.nonce }).toEqual({ from: wallet, to: wallet, value: 0n, nonce: nonceBefore });
     // The filled nonce does not block what comes next.
     await survivesFault([]);
+  });
+});
+
+describe("a buy whose order stops being fillable before it is mined", () => {
+  it("ends reverted with its gas figures and an error message, and the order is not filled", async () => {
+    const [seller, elsewhere] = await Promise.all([freshWallet(), freshWallet()]);
+    const claimed = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body: { contractAddress: contract, recipientAddress: seller.address } });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+    expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
+    const tokenId = BigInt(claimed.body.assets[0].tokenId);
+    const approval = await seller.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
+    expect(approval.status).toBe("success");
+    const parameters = listingComponents(seller.address, contract, tokenId.toString(), 10n ** 15n);
+    const signature = await viemSignOrder(seller, parameters, { chainId: 1868, verifyingContract: seaportAddress() });
+    const listed = await call("/v1/orders", { apiKey: project.apiKey, body: { signature, parameters, chainId: 1868 } });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+
+    await pauseMining();
+    const bought = await call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: { chainId: 1868, orderHashes: [listed.body.orderHash] } });
+    const [item] = bought.body[0].result;
+    expect(item.type, JSON.stringify(item)).toBe("transaction");
+    const buySent = await chainClient().getTransaction({ hash: item.result.transactionHash });
+    // Same block, ordered first by its tip: the token is gone when Seaport tries to move it.
+    // Signed by hand: a wallet client would simulate it against the pending block, where the buy
+    // has already taken the token.
+    const moveAway = await rpc<Hex>("eth_sendRawTransaction", [
+      await seller.account.signTransaction({
+        type: "eip1559",
+        chainId: 1868,
+        nonce: await chainClient().getTransactionCount({ address: seller.address, blockTag: "pending" }),
+        gas: 150_000n,
+        to: contract as Address,
+        data: encodeFunctionData({ abi: dropErc721Abi, functionName: "transferFrom", args: [seller.address, elsewhere.address, tokenId] }),
+        maxPriorityFeePerGas: buySent.maxPriorityFeePerGas! + 100n * GWEI,
+        maxFeePerGas: 2n * buySent.maxFeePerGas! + 100n * GWEI,
+      }),
+    ]);
+    await resumeMining();
+
+    const settled = await waitForTransaction(item.result.id, project.apiKey);
+    const moved = await chainClient().getTransactionReceipt({ hash: moveAway });
+    const buyReceipt = await chainClient().getTransactionReceipt({ hash: settled.transactionHash });
+    expect([moved.status, buyReceipt.status, buyReceipt.blockNumber]).toEqual(["success", "reverted", moved.blockNumber]);
+    expect(settled).toMatchObject({ status: "reverted", errorMessage: "the transaction reverted on chain", gasUsed: buyReceipt.gasUsed.toString() });
+    expect(BigInt(settled.totalGasFee)).toBeGreaterThan(0n);
+    expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(elsewhere.address);
+    expect((await call(`/v1/orders/${listed.body.orderHash}`, { apiKey: project.apiKey })).body.status).not.toBe("filled");
   });
 });
 
