@@ -306,6 +306,17 @@ describe("Idempotency-Key", () => {
     const other = await call("/v1/project-wallet/transfer", { secretKey: stranger.secretKey, body, headers: { "idempotency-key": key } });
     expect(other.status).toBe(201);
     expect(other.body.id).not.toBe(first.body.id);
+
+    // The answer is kept for 24 h; after that the key is free and the same request runs again.
+    const record = () =>
+      env.DB.prepare("select created_at, expires_at from idempotency_keys where project_id = ? and key = ?").bind(project.id, key).first<{ created_at: number; expires_at: number }>();
+    const kept = (await record())!;
+    expect(kept.expires_at - kept.created_at).toBe(24 * 3_600_000);
+    await env.DB.prepare("update idempotency_keys set expires_at = ? where project_id = ? and key = ?").bind(Date.now() - 1, project.id, key).run();
+    const afterExpiry = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers: { "idempotency-key": key } });
+    expect([afterExpiry.status, afterExpiry.headers.get("idempotent-replayed")]).toEqual([201, null]);
+    expect(afterExpiry.body.id).not.toBe(first.body.id);
+    expect((await record())!.expires_at).toBeGreaterThan(Date.now());
   });
 
   it("replays deploy, claim and mint as well: each sends one transaction however often it is retried", async () => {

@@ -82,6 +82,8 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     expect(approval.result.to.toLowerCase()).toBe(token);
     expect(fill).toMatchObject({ type: "transaction", result: { status: "pending", value: "0" } });
     expect(fill.result.to.toLowerCase()).toBe(seaportAddress().toLowerCase());
+    // One request, one job: the approval and the fill it enables share the jobId.
+    expect(fill.result.jobId).toBe(approval.result.jobId);
 
     const [approved, filled] = await Promise.all([waitForTransaction(approval.result.id, buyer.apiKey), waitForTransaction(fill.result.id, buyer.apiKey)]);
     expect(approved.status).toBe("confirmed");
@@ -131,6 +133,7 @@ describe("buying ERC20-priced listings with the project wallet", () => {
       const next = await buyAs(seven.orderHash);
       expect(next.body[0].result).toHaveLength(1);
       expect(next.body[0].result[0].type).toBe("transaction");
+      expect(next.body[0].result[0].result.jobId).not.toBe(first.body[0].result[0].result.jobId);
       await rpc("evm_setIntervalMining", [1]);
       for (const id of [approval.id, first.body[0].result[1].result.id, next.body[0].result[0].result.id]) {
         expect((await waitForTransaction(id, second.apiKey)).status).toBe("confirmed");
