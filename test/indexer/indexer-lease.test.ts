@@ -1,14 +1,14 @@
 // A collection's catch-up reads happen only while the run holds the chain's lease: a run that
-// lost it (its time ran out and another run took the chain) applies nothing more and leaves the
-// collection's progress to the new holder. The chain here is a label of its own (the real node
-// behind it), so no other test file's indexer run shares its cursor and lease.
+// lost it (its time ran out and another run took the chain) applies nothing more and records no
+// progress for the collection, which the new holder owns now. The chain here is a label of its
+// own (the real node behind it), so its cursor and lease are not those chain 1868's runs use.
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, type Abi, type Address } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChainConfig } from "../../src/lib/chains";
 import { runBackfills } from "../../src/services/indexer/backfill";
 import { indexerConfig } from "../../src/services/indexer/config";
-import { acquireLease, ensureCursor, renewLease } from "../../src/services/indexer/cursor";
+import { acquireLease, ensureCursor } from "../../src/services/indexer/cursor";
 import { RunState } from "../../src/services/indexer/range-reader";
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
 import { chainClient } from "../helpers/chain";
@@ -49,13 +49,6 @@ beforeAll(async () => {
   await ensureCursor(env.DB, chain.chainId, 0);
 });
 
-// Other files read every collection (lists, trending); this chain's rows are for this file only.
-afterAll(async () => {
-  await env.DB.batch(
-    ["ownerships", "assets", "chain_events", "collections", "indexer_cursors"].map((table) => env.DB.prepare(`delete from ${table} where chain_id = ?`).bind(chain.chainId)),
-  );
-});
-
 describe("collection backfills and the chain's lease", () => {
   it("stop at once, applying nothing and recording no progress, when the run no longer holds the lease", async () => {
     const { id, contract } = await collectionBehind("lease-lost");
@@ -66,7 +59,7 @@ describe("collection backfills and the chain's lease", () => {
 
     const head = Number(await chainClient().getBlockNumber({ cacheTime: 0 }));
     const run = new RunState(indexerConfig(env), Date.now());
-    const logs = await runBackfills(env.DB, chain, run, head, () => renewLease(env.DB, chain.chainId, "run-a", Date.now() + hour));
+    const logs = await runBackfills(env.DB, chain, run, head, { token: "run-a", until: () => Date.now() + hour });
 
     expect(logs).toBe(0);
     expect(await assetsOf(contract)).toEqual([]);
@@ -75,14 +68,35 @@ describe("collection backfills and the chain's lease", () => {
     expect(lease).toEqual({ lease_token: "run-b" });
   });
 
+  it("record no progress when the lease is lost while a range is being read", async () => {
+    await env.DB.prepare("update collections set tracked = 0 where chain_id = ?").bind(chain.chainId).run(); // the earlier tests' collections
+    await env.DB.prepare("update indexer_cursors set lease_token = 'run-d', lease_until = ? where chain_id = ?").bind(Date.now() + hour, chain.chainId).run();
+    const { id } = await collectionBehind("lease-lost-mid-range");
+    const before = await progressOf(id);
+    const head = Number(await chainClient().getBlockNumber({ cacheTime: 0 }));
+    const run = new RunState(indexerConfig(env), Date.now());
+    const read = run.read.bind(run);
+    // The range is slow: by the time its logs are in, another run has taken the chain over.
+    vi.spyOn(run, "read").mockImplementation(async (...args) => {
+      const logs = await read(...args);
+      await env.DB.prepare("update indexer_cursors set lease_token = 'run-e' where chain_id = ?").bind(chain.chainId).run();
+      return logs;
+    });
+
+    await runBackfills(env.DB, chain, run, head, { token: "run-d", until: () => Date.now() + hour });
+    expect(run.read).toHaveBeenCalledTimes(1);
+    // Clearing the field from this run's cursor would skip what the new holder's head pass read.
+    expect(await progressOf(id)).toBe(before);
+  });
+
   it("apply the collection's logs and join the head pass while the run holds it", async () => {
     await env.DB.prepare("update indexer_cursors set lease_token = 'run-c', lease_until = ? where chain_id = ?").bind(Date.now() + hour, chain.chainId).run();
-    await env.DB.prepare("update collections set tracked = 0 where chain_id = ?").bind(chain.chainId).run(); // the first test's collection
+    await env.DB.prepare("update collections set tracked = 0 where chain_id = ?").bind(chain.chainId).run(); // the earlier tests' collections
     const { id, contract } = await collectionBehind("lease-held");
     const head = Number(await chainClient().getBlockNumber({ cacheTime: 0 }));
     const run = new RunState(indexerConfig(env), Date.now());
     const renewedUntil = Date.now() + 2 * hour;
-    const logs = await runBackfills(env.DB, chain, run, head, () => renewLease(env.DB, chain.chainId, "run-c", renewedUntil));
+    const logs = await runBackfills(env.DB, chain, run, head, { token: "run-c", until: () => renewedUntil });
 
     expect(logs).toBe(2);
     expect(await assetsOf(contract)).toEqual(["0", "1"]);

@@ -83,6 +83,7 @@ describe("buying ERC20-priced listings with the project wallet", () => {
     expect(fill).toMatchObject({ type: "transaction", result: { status: "pending", value: "0" } });
     expect(fill.result.to.toLowerCase()).toBe(seaportAddress().toLowerCase());
     // One request, one job: the approval and the fill it enables share the jobId.
+    expect(approval.result.jobId).toMatch(/^[0-9a-f-]{36}$/);
     expect(fill.result.jobId).toBe(approval.result.jobId);
 
     const [approved, filled] = await Promise.all([waitForTransaction(approval.result.id, buyer.apiKey), waitForTransaction(fill.result.id, buyer.apiKey)]);

@@ -4,6 +4,7 @@
 // the chain's lease, so its logs are applied in chain order: every range first renews the lease,
 // and a run that lost it stops.
 import type { ChainConfig } from "../../lib/chains";
+import { renewLease } from "./cursor";
 import type { IndexedCollection } from "./asset-fields";
 import { applyLogs } from "./apply-logs";
 import type { RunState } from "./range-reader";
@@ -12,8 +13,13 @@ interface BackfillRow extends IndexedCollection {
   nextBlock: number;
 }
 
-/** `holdLease` renews the chain's lease, false when another run holds it now. */
-export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunState, cursor: number, holdLease: () => Promise<boolean>): Promise<number> {
+/** The run's hold on the chain: its lease token, and how long a renewal extends it. */
+export interface ChainLease {
+  token: string;
+  until: () => number;
+}
+
+export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunState, cursor: number, lease: ChainLease): Promise<number> {
   const { results: rows } = await db
     .prepare(
       `select id, contract_address as contractAddress, schema, drop_id as dropId, backfill_next_block as nextBlock
@@ -35,7 +41,7 @@ export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunS
       blockTimes: run.blockTimes,
     };
     while (next <= cursor && blocksLeft > 0 && run.canContinue()) {
-      if (!(await holdLease())) return logs; // the run holding the lease now owns this row's progress
+      if (!(await renewLease(db, chain.chainId, lease.token, lease.until()))) return logs; // the run holding the lease now owns this row's progress
       const read = await run.read(chain.rpcUrl, [row.contractAddress], next, Math.min(cursor, next + blocksLeft - 1));
       const { stopBefore } = await applyLogs(scope, read.logs);
       logs += read.logs.length;
@@ -47,7 +53,16 @@ export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunS
     // Caught up: from now on the head pass reads it. A start block ahead of the cursor waits.
     const live = next === cursor + 1;
     if (live || next !== row.nextBlock) {
-      await db.prepare("update collections set backfill_next_block = ?, updated_at = ? where id = ?").bind(live ? null : next, Date.now(), row.id).run();
+      // Only while the lease holds: a run that lost it during the range has a stale cursor, and
+      // clearing the field from it would skip the blocks the new holder's head pass has read.
+      const recorded = await db
+        .prepare(
+          `update collections set backfill_next_block = ?, updated_at = ?
+           where id = ? and exists (select 1 from indexer_cursors where chain_id = ? and lease_token = ?)`,
+        )
+        .bind(live ? null : next, Date.now(), row.id, chain.chainId, lease.token)
+        .run();
+      if (!recorded.meta.changes) return logs;
     }
     if (!run.canContinue() || blocksLeft <= 0) break;
   }

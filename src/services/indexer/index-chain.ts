@@ -8,7 +8,7 @@ import type { IndexedCollection } from "./asset-fields";
 import { applyLogs } from "./apply-logs";
 import { runBackfills } from "./backfill";
 import { LEASE_MARGIN_MS, type IndexerConfig } from "./config";
-import { acquireLease, advanceCursor, ensureCursor, readCursor, releaseLease, renewLease } from "./cursor";
+import { acquireLease, advanceCursor, ensureCursor, readCursor, releaseLease } from "./cursor";
 import { RunState } from "./range-reader";
 
 export interface ChainIndexReport {
@@ -39,7 +39,7 @@ export async function indexChain(db: D1Database, chain: ChainConfig, config: Ind
   try {
     const run = new RunState(config, startedAt);
     const head = await indexHead(db, chain, run, token, start, safeHead, leaseUntil);
-    const backfilled = head.leaseLost ? 0 : await runBackfills(db, chain, run, head.cursor, () => renewLease(db, chain.chainId, token, leaseUntil()));
+    const backfilled = head.leaseLost ? 0 : await runBackfills(db, chain, run, head.cursor, { token, until: leaseUntil });
     return { chainId: chain.chainId, fromBlock: start + 1, toBlock: head.cursor, logs: head.logs + backfilled };
   } finally {
     await releaseLease(db, chain.chainId, token);

@@ -15,7 +15,8 @@ import type { IndexedEvent } from "./decode";
 const ZERO = "0x0000000000000000000000000000000000000000";
 /** Chain reads are three or four calls per order: each applied range of logs checks at most this many (decision 21). */
 export const MAX_REVIVAL_CHECKS_PER_RANGE = 50;
-const CANDIDATES_PER_QUERY = 20; // up to 4 bound parameters each, D1 allows 100
+/** D1 binds at most 100 parameters per statement; each query spends 3 on chain, time and limit. */
+const CANDIDATE_PARAMS_PER_QUERY = 97;
 
 /**
  * Who may be able to deliver again: an offerer that received a token, an ERC-1155 sender whose
@@ -60,21 +61,35 @@ interface InactiveOrder {
   operator: string | null;
 }
 
+/** Each candidate's SQL condition and its parameters. */
+function conditionOf(candidate: Candidate, seaport: string): { sql: string; params: string[] } {
+  return candidate.tokenId === null
+    ? { sql: `(contract_address = ? and offerer = ? and ${ORDER_OPERATOR_SQL} = ?)`, params: [candidate.contract, candidate.offerer, seaport, candidate.operator] }
+    : { sql: "(contract_address = ? and offerer = ? and token_id = ?)", params: [candidate.contract, candidate.offerer, candidate.tokenId] };
+}
+
+/** Conditions grouped so that each group's parameters fit one statement. */
+function conditionGroups(candidates: Candidate[], seaport: string) {
+  const groups: { sql: string[]; params: string[] }[] = [];
+  for (const condition of candidates.map((candidate) => conditionOf(candidate, seaport))) {
+    let group = groups.at(-1);
+    if (!group || group.params.length + condition.params.length > CANDIDATE_PARAMS_PER_QUERY) groups.push((group = { sql: [], params: [] }));
+    group.sql.push(condition.sql);
+    group.params.push(...condition.params);
+  }
+  return groups;
+}
+
 async function inactiveOrders(db: D1Database, chain: ChainConfig, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
-  const seaport = chain.seaportAddress.toLowerCase();
   const found: InactiveOrder[] = [];
-  for (let i = 0; i < candidates.length && found.length < MAX_REVIVAL_CHECKS_PER_RANGE; i += CANDIDATES_PER_QUERY) {
-    const chunk = candidates.slice(i, i + CANDIDATES_PER_QUERY);
-    const match = chunk
-      .map((c) => (c.tokenId === null ? `(contract_address = ? and offerer = ? and ${ORDER_OPERATOR_SQL} = ?)` : "(contract_address = ? and offerer = ? and token_id = ?)"))
-      .join(" or ");
-    const params = chunk.flatMap((c) => (c.tokenId === null ? [c.contract, c.offerer, seaport, c.operator] : [c.contract, c.offerer, c.tokenId]));
+  for (const group of conditionGroups(candidates, chain.seaportAddress.toLowerCase())) {
+    if (found.length >= MAX_REVIVAL_CHECKS_PER_RANGE) break;
     const { results } = await db
       .prepare(
         `select order_hash, contract_address, token_id, offerer, quantity, parameters, operator from orders
-         where chain_id = ? and status = 'inactive' and end_time > ? and (${match}) limit ?`,
+         where chain_id = ? and status = 'inactive' and end_time > ? and (${group.sql.join(" or ")}) limit ?`,
       )
-      .bind(chain.chainId, nowMs, ...params, MAX_REVIVAL_CHECKS_PER_RANGE - found.length)
+      .bind(chain.chainId, nowMs, ...group.params, MAX_REVIVAL_CHECKS_PER_RANGE - found.length)
       .all<InactiveOrder>();
     found.push(...results);
   }
