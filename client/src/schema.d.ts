@@ -1262,7 +1262,10 @@ export interface components {
         };
         Order: components["schemas"]["Listing"] & {
             chainId: number;
-            /** @enum {string} */
+            /**
+             * @description inactive: the offerer no longer holds the token, or the order's operator (Seaport, or the conduit of its conduitKey) lost the offerer's approval; it becomes active again once the chain says it would fill
+             * @enum {string}
+             */
             status: "active" | "filled" | "cancelled" | "expired" | "inactive";
             contractAddress: string;
             tokenId: string;

@@ -35,7 +35,10 @@ export const OrderComponentsSchema = z
 
 export const OrderSchema = ListingSchema.extend({
   chainId: z.number().int(),
-  status: z.enum(["active", "filled", "cancelled", "expired", "inactive"]),
+  status: z.enum(["active", "filled", "cancelled", "expired", "inactive"]).openapi({
+    description:
+      "inactive: the offerer no longer holds the token, or the order's operator (Seaport, or the conduit of its conduitKey) lost the offerer's approval; it becomes active again once the chain says it would fill",
+  }),
   contractAddress: z.string(),
   tokenId: z.string(),
   currencyAddress: z.string().nullable(),
