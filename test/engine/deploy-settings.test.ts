@@ -6,7 +6,8 @@ import { env } from "cloudflare:workers";
 import { encodeFunctionData, keccak256, type Address, type Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
-import { chainClient, contractAnswering, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
+import { chainClient, contractAnswering, ETHER, ownerOf } from "../helpers/chain";
+import { claimConfirmed, deployConfirmedDrop } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { freshWallet } from "../helpers/wallets";
@@ -16,23 +17,11 @@ let project: TestProject;
 const read = <T>(address: string, functionName: string, args: unknown[] = []) =>
   chainClient().readContract({ address: address as Address, abi: dropErc721Abi, functionName: functionName as never, args: args as never }) as Promise<T>;
 
-async function deploy(body: Record<string, unknown>) {
-  const deployed = await call("/v1/project-wallet/drops/deploy", { secretKey: project.secretKey, body });
-  expect(deployed.status, JSON.stringify(deployed.body)).toBe(201);
-  expect((await waitForTransaction(deployed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
-  return deployed.body.drop as { id: string; contractAddress: string; blindboxKey: string; metadataRepoId: string | null };
-}
-
-async function claim(body: Record<string, unknown>) {
-  const claimed = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body });
-  expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
-  expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
-  return (claimed.body.assets as { tokenId: string }[]).map((asset) => asset.tokenId);
-}
+const deploy = (body: Record<string, unknown>) => deployConfirmedDrop(project, body);
+const claim = (body: Record<string, unknown>) => claimConfirmed(project, body);
 
 beforeAll(async () => {
   project = await createTestProject("Deploy settings");
-  await fund(project.walletAddress);
 });
 
 describe("a drop deployed through the API", () => {

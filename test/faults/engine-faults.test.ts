@@ -12,7 +12,7 @@ import { watcherStub } from "../../src/durable-objects/stubs";
 import type { FaultRule, RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
-import { deployConfirmedDrop } from "../helpers/drops";
+import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { listingComponents, viemSignOrder } from "../helpers/seaport";
@@ -261,12 +261,9 @@ describe("the node losing or stalling transactions", () => {
 describe("a buy whose order stops being fillable before it is mined", () => {
   it("ends reverted with its gas figures and an error message, and the order is not filled", async () => {
     const [seller, elsewhere] = await Promise.all([freshWallet(), freshWallet()]);
-    const claimed = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body: { contractAddress: contract, recipientAddress: seller.address } });
-    expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
-    expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
-    const tokenId = BigInt(claimed.body.assets[0].tokenId);
-    const approval = await seller.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
-    expect(approval.status).toBe("success");
+    const [claimedId] = await claimConfirmed(project, { contractAddress: contract, recipientAddress: seller.address });
+    const tokenId = BigInt(claimedId!);
+    await setApprovalForAll(seller, contract, seaportAddress());
     const parameters = listingComponents(seller.address, contract, tokenId.toString(), 10n ** 15n);
     const signature = await viemSignOrder(seller, parameters, { chainId: 1868, verifyingContract: seaportAddress() });
     const listed = await call("/v1/orders", { apiKey: project.apiKey, body: { signature, parameters, chainId: 1868 } });

@@ -2,12 +2,13 @@
 // Seaport's approval is granted again), and only when the chain says the order would fill: a
 // per-token approval cleared by the transfer, or a cancellation meanwhile, keeps it dead. A listing
 // through a conduit follows the conduit's approval, not Seaport's (decision 55).
-import { encodeFunctionData, type Address, type Hex } from "viem";
+import { encodeFunctionData, type Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { conduitControllerAbi } from "../../src/chain/artifacts/conduit-controller";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
 import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
+import { claimConfirmed, setApprovalForAll } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -115,8 +116,7 @@ describe("inactive listings", () => {
 
 describe("listings through a conduit", () => {
   const sent = async (receipt: Promise<{ status: string }>) => expect((await receipt).status).toBe("success");
-  const approveForAll = (wallet: Wallet, operator: string, approved: boolean) =>
-    sent(wallet.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [operator as Address, approved] }) }));
+  const approveForAll = (wallet: Wallet, operator: string, approved: boolean) => setApprovalForAll(wallet, contract, operator, approved);
 
   /** A conduit owned by `owner` with Seaport's channel open, as marketplaces run theirs. */
   async function openConduit(owner: Wallet): Promise<{ conduitKey: Hex; conduit: string }> {
@@ -131,12 +131,8 @@ describe("listings through a conduit", () => {
 
   it("go inactive when the conduit's approval is revoked, not Seaport's, come back when it is granted again, and fill", async () => {
     const owner = await freshWallet();
-    const claimed = await call("/v1/project-wallet/drops/claim", {
-      secretKey: project.secretKey,
-      body: { contractAddress: contract, recipientAddress: owner.address, quantity: 1 },
-    });
-    expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
-    const tokenId = BigInt(claimed.body.assets[0].tokenId);
+    const [claimedId] = await claimConfirmed(project, { contractAddress: contract, recipientAddress: owner.address, quantity: 1 });
+    const tokenId = BigInt(claimedId!);
     const { conduitKey, conduit } = await openConduit(owner);
     await approveForAll(owner, conduit, true);
     const parameters = listingComponents(owner.address, contract, String(tokenId), ETHER / 20n, { conduitKey });

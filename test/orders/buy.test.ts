@@ -11,8 +11,8 @@ import { listingComponents, seaportJsCancel, seaportJsList, viemSignOrder } from
 import { seaportAddress } from "../helpers/seaport-basic-order";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
 import { freshWallet } from "../helpers/wallets";
-import { encodeFunctionData, getAbiItem, toFunctionSelector, type Address } from "viem";
-import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { getAbiItem, toFunctionSelector, type Address } from "viem";
+import { setApprovalForAll } from "../helpers/drops";
 
 let creator: TestProject;
 let buyer: TestProject;
@@ -78,8 +78,7 @@ describe("buying listed orders with the project wallet", () => {
   it("fills an order the basic-order route cannot take (it names a zone) through fulfillOrder", async () => {
     const price = ETHER / 8n;
     // Approved here too, so the test does not lean on an earlier test's seaport-js listing.
-    const approval = await seller.send({ to: drop.contractAddress, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
-    expect(approval.status).toBe("success");
+    await setApprovalForAll(seller, drop.contractAddress, seaportAddress());
     const parameters = listingComponents(seller.address, drop.contractAddress, "9", price, { zone: "0x000000000000000000000000000000000000dead" });
     const signature = await viemSignOrder(seller, parameters, { chainId: 1868, verifyingContract: seaportAddress() });
     const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature, parameters, chainId: 1868 } });
