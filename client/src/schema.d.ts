@@ -217,7 +217,7 @@ export interface paths {
         };
         /**
          * Get an asset
-         * @description One token with its best listing and collection.
+         * @description One token with its best listing and collection. A burned ERC-721 token is 404 once the indexer has applied its burn.
          */
         get: operations["getAsset"];
         put?: never;

@@ -1,5 +1,5 @@
 // The indexer follows a drop's tokens after the service minted them: direct transfers, public
-// claims, listings that die with a transfer or a revoked approval; and a re-read changes nothing.
+// claims, listings that die with a transfer or a revoked approval, burns; and a re-read changes nothing.
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, type Address } from "viem";
@@ -127,6 +127,39 @@ describe("indexing a drop's own collection", () => {
     expect(asset.body.bestListing?.orderHash).toBe(listed.body.orderHash);
     const found = await call(`/v1/assets/explore?contractAddress=${contract}&search=indexed%20pass`, { apiKey: project.apiKey });
     expect(found.body.data.map((a: { tokenId: string }) => a.tokenId)).toContain(tokenId);
+  });
+
+  it("removes a burned token from the asset reads and retires its listing", async () => {
+    const burner = await freshWallet();
+    await burner.send({
+      to: contract,
+      data: encodeFunctionData({ abi: dropErc721Abi, functionName: "claim", args: [burner.account.address, 2n, [], 0n, 0n] }),
+    });
+    const last = await chainClient().readContract({ address: contract as Address, abi: dropReadAbi, functionName: "totalMinted" });
+    const [kept, burned] = [(last - 1n).toString(), last.toString()];
+    await nextBlock();
+    await runIndex();
+    const listed = await knownListing(burned, burner.address);
+    expect(await ownedTokenIds(burner.address)).toEqual([kept, burned].sort());
+    const metadata = `/v1/metadata/1868/${contract}/${burned}`;
+    expect((await call(metadata)).status).toBe(200);
+
+    await burner.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "burn", args: [BigInt(burned)] }) });
+    await nextBlock();
+    await runIndex();
+
+    const gone = await call(`/v1/assets/1868/${contract}/${burned}`, { apiKey: project.apiKey });
+    expect(gone.status).toBe(404);
+    expect(await ownedTokenIds(burner.address)).toEqual([kept]);
+    const all = await call(`/v1/assets/explore?contractAddress=${contract}&limit=100`, { apiKey: project.apiKey });
+    expect(all.body.data.map((a: { tokenId: string }) => a.tokenId)).not.toContain(burned);
+    expect(all.body.data.map((a: { tokenId: string }) => a.tokenId)).toContain(kept);
+    const searched = await call(`/v1/assets/explore?contractAddress=${contract}&search=indexed%20pass&limit=100`, { apiKey: project.apiKey });
+    expect(searched.body.data.map((a: { tokenId: string }) => a.tokenId)).not.toContain(burned);
+    expect((await orderRow(listed))?.status).toBe("inactive");
+    const order = await call(`/v1/orders/${listed}`, { apiKey: project.apiKey });
+    expect([order.status, order.body.status]).toEqual([200, "inactive"]);
+    expect((await call(metadata)).status).toBe(404);
   });
 
   it("deactivates the owner's listings on the contract when Seaport's approval is revoked", async () => {

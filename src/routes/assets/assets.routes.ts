@@ -69,7 +69,7 @@ export const getAsset = createRoute({
   security: READ_SECURITY,
   middleware: [anyKey] as const,
   summary: "Get an asset",
-  description: "One token with its best listing and collection.",
+  description: "One token with its best listing and collection. A burned ERC-721 token is 404 once the indexer has applied its burn.",
   request: {
     params: z.object({
       chainId: ChainIdQuery.openapi({ param: { name: "chainId", in: "path" } }),

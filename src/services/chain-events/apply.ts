@@ -28,7 +28,8 @@ const newerParams = (guard: LogGuard) => [guard.blockNumber, guard.blockNumber, 
 const NEWER_OWNER = `exists (select 1 from ownerships newer where newer.chain_id = ? and newer.contract_address = ? and newer.token_id = ? and ${madeAfterThisLog("newer")})`;
 
 /**
- * ERC-721 Transfer: ownership moves; a mint also creates the asset row if it is new. Transfers of
+ * ERC-721 Transfer: ownership moves; a mint also creates the asset row if it is new, a burn deletes
+ * it (its listings are dead already: nobody but the zero address holds the token). Transfers of
  * one token can arrive out of chain order (a receipt applies a buy at once, the indexer reaches an
  * earlier transfer of the same token later), so only the latest one decides the owner and kills
  * the other offerers' listings (decision 53).
@@ -69,6 +70,15 @@ export function erc721TransferStatements(
     );
   }
   if (asset) statements.push(assetInsertStatement(db, guard, transfer.contract, transfer.tokenId, asset, now));
+  if (transfer.to === ZERO) {
+    // A burned token leaves explore and GET /v1/assets (404), unless a later mint of the same id
+    // was applied first (its ownership row is newer than this log).
+    statements.push(
+      db
+        .prepare(`delete from assets where chain_id = ? and contract_address = ? and token_id = ? and ${isLatest.sql} and ${GUARD_SQL}`)
+        .bind(...key, ...isLatest.params, ...guardParams(guard)),
+    );
+  }
   return statements;
 }
 

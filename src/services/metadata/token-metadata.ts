@@ -76,7 +76,7 @@ async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: 
 
 /**
  * Metadata of a minted token of one of our `s3` or `metadata-api` drops. Unminted tokens are
- * 404 on purpose: answering for them would reveal (blind-box) metadata before the mint.
+ * 404 on purpose (burned ones too: their asset row is gone): answering for them would reveal (blind-box) metadata before the mint.
  */
 export async function renderTokenMetadata(
   ctx: ServiceContext,
@@ -98,7 +98,7 @@ export async function renderTokenMetadata(
   const drop = dropRows[0];
   if (!drop) throw new AppError("not_found", "no drop at this contract");
   if (drop.storage === "self-hosted") throw new AppError("not_found", "this drop's metadata is self-hosted: its tokenURI is baseUri + tokenId");
-  if (!assetRows[0]) throw new AppError("not_found", "token not minted (metadata exists only for minted tokens)");
+  if (!assetRows[0]) throw new AppError("not_found", "token not minted, or burned (metadata exists only for minted tokens that still exist)");
   const document = drop.storage === "s3" ? await fromR2(ctx.env.METADATA, drop.id, tokenId) : await fromD1(ctx, chainId, contractAddress, tokenId);
   if (!document) throw new AppError("not_found", "no metadata stored for this token");
   return { document, etag: `"${await sha256Hex(JSON.stringify(document))}"` };
