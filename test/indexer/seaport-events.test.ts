@@ -1,12 +1,13 @@
 // Seaport activity the service did not send: a fill by a third party, an on-chain cancel and a
 // counter increment, picked up by the indexer; and the guarded statements applied twice.
 import { env } from "cloudflare:workers";
-import { encodeFunctionData } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { encodeFunctionData, type Abi } from "viem";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import type { SeaportEvent } from "../../src/chain/seaport-events";
 import { claimLog, newLogGuard } from "../../src/services/chain-events/apply";
 import { seaportEventStatements } from "../../src/services/chain-events/seaport";
+import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
 import { seedAsset, seedCollection, seedListing, uniqueAddress } from "../fixtures/seed";
 import { chainClient, ETHER, fund, waitForTransaction } from "../helpers/chain";
 import { call } from "../helpers/http";
@@ -36,6 +37,20 @@ async function knownListing(tokenId: string, offerer: string, overrides: Record<
   return listing.orderHash;
 }
 
+/** Block numbers the Worker asks the node for (eth_getBlockByNumber) until the mocks are restored. */
+function recordBlockReads() {
+  const blocks: number[] = [];
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    if (typeof init?.body === "string" && init.body.includes('"eth_getBlockByNumber"')) {
+      const calls = [JSON.parse(init.body)].flat() as { method: string; params: unknown[] }[];
+      for (const call of calls) if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x")) blocks.push(Number(call.params[0]));
+    }
+    return realFetch(input, init);
+  });
+  return blocks;
+}
+
 beforeAll(async () => {
   project = await createTestProject("Indexer Seaport events");
   await fund(project.walletAddress);
@@ -56,6 +71,10 @@ beforeAll(async () => {
 });
 
 describe("Seaport events from the chain", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it("records a fill by a third party: sale, filled order, new owner, trending", async () => {
     const buyer = await fundedAccount();
     const feeRecipient = uniqueAddress();
@@ -92,6 +111,24 @@ describe("Seaport events from the chain", () => {
     const trending = await call("/v1/collections/trending?chainId=1868&period=1h", { apiKey: project.apiKey });
     expect(trending.status).toBe(200);
     expect(trending.body.data).toEqual([expect.objectContaining({ volume: (ETHER / 100n).toString(), sales: 1, collection: expect.objectContaining({ slug: collection!.slug }) })]);
+  });
+
+  it("reads no block for a fill of a collection it does not know", async () => {
+    const outsider = await fundedAccount();
+    const buyer = await fundedAccount();
+    const elsewhere = await outsider.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [outsider.account.address, 1n] }) });
+    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
+    const listing = await signListing({ seller: outsider.account, token: elsewhere.address, tokenId: 0n, price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
+    const fill = await buyer.send({ to: seaportAddress(), data: basicFulfilment(listing), value: listing.price });
+    await nextBlock();
+
+    const blocksRead = recordBlockReads();
+    const report = await runIndex();
+    vi.restoreAllMocks();
+    expect(report.toBlock).toBeGreaterThanOrEqual(Number(fill.blockNumber));
+    expect(blocksRead).not.toContain(Number(fill.blockNumber));
+    expect(await env.DB.prepare("select count(*) as n from sales where transaction_hash = ?").bind(fill.transactionHash).first()).toEqual({ n: 0 });
   });
 
   it("cancels an order cancelled on chain", async () => {

@@ -1,7 +1,7 @@
 // Applies one range's logs in chain order. Each log gets its own claim in chain_events and its
 // effects guarded by it (services/chain-events); several logs share a D1 batch to keep the
 // number of D1 calls per cron invocation low, which changes nothing about exactly-once.
-import { blockTimestampMs, type ChainLog } from "../../chain/log-reader";
+import type { ChainLog } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { seaportEventStatements } from "../chain-events/seaport";
@@ -9,6 +9,7 @@ import { assetFieldsFor, mintKey, type IndexedCollection } from "./asset-fields"
 import { STATEMENTS_PER_BATCH } from "./config";
 import { decodeIndexedLogs, handoversOf, mintsOf, type IndexedEvent } from "./decode";
 import { reviveListings } from "./revive-listings";
+import { fetchSaleBlockTimes } from "./sale-block-times";
 
 export interface RangeScope {
   db: D1Database;
@@ -44,10 +45,7 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   // get an asset row with their first applied transfer (decision 54).
   const unseen = await tokensWithoutAsset(db, chain.chainId, events.flatMap(handoversOf).filter((token) => scope.collections.has(token.contract)));
   const assets = await assetFieldsFor(db, chain, [...events.flatMap(mintsOf), ...unseen], scope.collections, scope.budget);
-  const saleBlocks = new Set(events.filter((e) => e.type === "seaport" && e.event.kind === "OrderFulfilled").map((e) => e.blockNumber));
-  for (const block of saleBlocks) {
-    if (!scope.blockTimes.has(block)) scope.blockTimes.set(block, await blockTimestampMs(chain.rpcUrl, block));
-  }
+  await fetchSaleBlockTimes(scope, events);
 
   let batch: D1PreparedStatement[] = [];
   for (const event of events) {
