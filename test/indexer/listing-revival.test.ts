@@ -33,8 +33,7 @@ const list = async (tokenId: string) => {
 };
 const transfer = (from: Wallet, to: Wallet, tokenId: bigint) =>
   from.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "transferFrom", args: [from.address, to.address, tokenId] }) });
-const approveSeaportForAll = (approved: boolean) =>
-  seller.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), approved] }) });
+const approveSeaportForAll = (approved: boolean) => setApprovalForAll(seller, contract, seaportAddress(), approved);
 const indexed = async () => {
   await nextBlock();
   await runIndex();

@@ -6,7 +6,7 @@ import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc
 import { orderHashOf } from "../../src/chain/seaport";
 import { canonicalOrder } from "../../src/services/orders/order-shape";
 import { chainClient, contractAnswering, ETHER, rpc, waitForTransaction } from "../helpers/chain";
-import { deployConfirmedDrop } from "../helpers/drops";
+import { deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { listingComponents, seaportJsList, viemSignOrder } from "../helpers/seaport";
@@ -33,8 +33,6 @@ async function claimTo(recipientAddress: string, quantity: number) {
 
 const submit = (body: unknown) => call("/v1/orders", { apiKey: project.apiKey, body });
 const prepare = (body: unknown) => call("/v1/orders/listings", { apiKey: project.apiKey, body });
-const approveSeaport = (wallet: Wallet, contract: string) =>
-  wallet.send({ to: contract, data: encodeFunctionData({ abi: parseAbi(["function setApprovalForAll(address, bool)"]), functionName: "setApprovalForAll", args: [seaport as Address, true] }) });
 
 /** A registered ERC1155 collection in which `holder` has `amount` of token 1. */
 async function erc1155Holding(holder: Wallet, amount: bigint) {
@@ -179,7 +177,7 @@ describe("what a listing must satisfy", () => {
   });
 
   it("lists an order that starts beyond the last representable date, shown at that date", async () => {
-    await approveSeaport(seller, drop.contractAddress);
+    await setApprovalForAll(seller, drop.contractAddress, seaport);
     const far = "9".repeat(20); // seconds: past JavaScript's Date range
     const order = listingComponents(seller.address, drop.contractAddress, "3", ETHER, { startTime: far, endTime: far });
     const listed = await submit({ signature: await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport }), parameters: order, chainId: 1868 });
@@ -191,7 +189,7 @@ describe("what a listing must satisfy", () => {
 
 describe("duplicate submissions", () => {
   it("answers 409 to one of two identical submissions sent at once", async () => {
-    await approveSeaport(seller, drop.contractAddress);
+    await setApprovalForAll(seller, drop.contractAddress, seaport);
     const order = listingComponents(seller.address, drop.contractAddress, "4", ETHER);
     const body = { signature: await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport }), parameters: order, chainId: 1868 };
     const answers = await Promise.all([submit(body), submit(body)]);
@@ -205,7 +203,7 @@ describe("duplicate submissions", () => {
 describe("Idempotency-Key on the listing endpoints", () => {
   it("replays a submission and a preparation sent again under their key, and refuses the key with another body", async () => {
     const [tokenId] = await claimTo(seller.address, 1);
-    await approveSeaport(seller, drop.contractAddress);
+    await setApprovalForAll(seller, drop.contractAddress, seaport);
     const order = listingComponents(seller.address, drop.contractAddress, tokenId!, ETHER);
     const body = { signature: await viemSignOrder(seller, order, { chainId: 1868, verifyingContract: seaport }), parameters: order, chainId: 1868 };
     const submitHeaders = { "idempotency-key": `submit-${crypto.randomUUID()}` };
@@ -399,7 +397,7 @@ describe("a contract wallet as offerer (EIP-1271)", () => {
 describe("a listing that has not started yet", () => {
   it("is listed, but is neither the token's best listing nor buyable until it starts; the sweep then shows it", async () => {
     const [tokenId] = await claimTo(seller.address, 1);
-    await approveSeaport(seller, drop.contractAddress);
+    await setApprovalForAll(seller, drop.contractAddress, seaport);
     // Room for the submit, the read and the refused buy before the start, even on a slow machine.
     const startsAt = Math.floor(Date.now() / 1000) + 8;
     const order = listingComponents(seller.address, drop.contractAddress, tokenId!, ETHER / 7n, { startTime: String(startsAt) });
