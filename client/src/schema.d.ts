@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * Delivery log of an endpoint
-         * @description Newest first: each event's status (pending, delivered, failed), attempts and last answer.
+         * @description Newest first: each event's status (pending, delivered, failed), attempts and last answer. Finished deliveries are kept 30 days after their last attempt.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;

@@ -436,6 +436,8 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
     // A project's dispatcher: its own due rows, never another project's backlog (decision 34).
     index("webhook_deliveries_project_due_idx").on(t.projectId, t.status, t.nextAttemptAt),
+    // An endpoint's turn: its due rows, not its history (decision 59).
+    index("webhook_deliveries_endpoint_due_idx").on(t.endpointId, t.status, t.nextAttemptAt),
     uniqueIndex("webhook_deliveries_event_endpoint_uq").on(t.eventId, t.endpointId),
   ],
 );

@@ -23,10 +23,16 @@ export class WebhookDispatcher extends DurableObject<Env> {
     if (!projectId) return;
     try {
       const next = await deliverDue(serviceContext(this.env), projectId);
-      if (next !== null) await this.ctx.storage.setAlarm(next);
+      if (next !== null) await this.wakeBy(next);
     } catch (error) {
       logWarn(this.env, { where: "WebhookDispatcher.alarm", projectId }, error);
-      await this.ctx.storage.setAlarm(Date.now() + RETRY_AFTER_ERROR_MS);
+      await this.wakeBy(Date.now() + RETRY_AFTER_ERROR_MS);
     }
+  }
+
+  /** A kick that came in while this alarm ran set an earlier alarm: keep it. */
+  private async wakeBy(at: number): Promise<void> {
+    const scheduled = await this.ctx.storage.getAlarm();
+    if (scheduled === null || scheduled > at) await this.ctx.storage.setAlarm(at);
   }
 }

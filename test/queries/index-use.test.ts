@@ -11,7 +11,7 @@ import { assets } from "../../src/db/schema";
 import { getAsset } from "../../src/services/assets/read-assets";
 import { trendingCollections } from "../../src/services/collections/trending";
 import { sweepExpired } from "../../src/services/indexer/sweep";
-import { dueDeliveries, nextDueDelivery } from "../../src/services/webhooks/deliver";
+import { dueForEndpoint, liveEndpoints, nextDueDelivery } from "../../src/services/webhooks/deliver";
 import { listDrops } from "../../src/services/drops/read-drops";
 import { refreshBestListingStatement, refreshBestListingsWhere } from "../../src/services/orders/best-listing";
 import { approvalForAllStatements } from "../../src/services/chain-events/apply";
@@ -170,11 +170,35 @@ describe("a project's webhook dispatcher", () => {
       .run();
     const ctx = { env, db: createDb(env.DB) };
 
-    for (const query of [dueDeliveries(ctx, "quiet", Date.now()).toSQL(), nextDueDelivery(ctx, "quiet").toSQL()]) {
+    for (const query of [liveEndpoints(ctx, "quiet").toSQL(), dueForEndpoint(ctx, "quiet-endpoint", Date.now()).toSQL(), nextDueDelivery(ctx, "quiet").toSQL()]) {
       expect(await rowsReadBy(query)).toBeLessThan(FEW_ROWS);
     }
     // The backlog itself is still found by its own project.
-    expect(await dueDeliveries(ctx, "noisy", Date.now()).all()).not.toHaveLength(0);
+    expect(await dueForEndpoint(ctx, "dead", Date.now()).all()).not.toHaveLength(0);
+  });
+
+  it("reads an endpoint's due deliveries, not its delivered history", async () => {
+    await env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events) values ('busy', 'busy-project', 'https://busy.example', '[]')").run();
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+       insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, next_attempt_at, created_at)
+       select 'history-' || i, 'busy', 'busy-project', 'history-event-' || i, 'transaction.confirmed', '{}',
+              case when i = ?1 then 'pending' else 'delivered' end, ?2 + i, ?2 + i from n`,
+    )
+      .bind(BULK, Date.now() - HOUR)
+      .run();
+    // And a neighbour endpoint's backlog, due now: not this endpoint's to read either.
+    await env.DB.prepare(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+       insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, next_attempt_at, created_at)
+       select 'neighbour-' || i, 'busy-neighbour', 'busy-project', 'neighbour-event-' || i, 'transaction.confirmed', '{}', 'pending', ?2, ?2 from n`,
+    )
+      .bind(BULK, Date.now() - HOUR)
+      .run();
+    const ctx = { env, db: createDb(env.DB) };
+
+    expect((await dueForEndpoint(ctx, "busy", Date.now()).all()).map((row) => row.id)).toEqual([`history-${BULK}`]);
+    expect(await rowsReadBy(dueForEndpoint(ctx, "busy", Date.now()).toSQL())).toBeLessThan(FEW_ROWS);
   });
 });
 

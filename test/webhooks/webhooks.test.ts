@@ -4,13 +4,17 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { AppError } from "../../src/lib/errors";
 import { serviceContext } from "../../src/services/context";
-import { deliverDue, retryDelayMs } from "../../src/services/webhooks/deliver";
+import { deliverDue, retryDelayMs, ROWS_PER_ENDPOINT } from "../../src/services/webhooks/deliver";
 import { checkWebhookUrl } from "../../src/services/webhooks/endpoints";
 import { enqueueWebhookStatement, webhookPayload } from "../../src/services/webhooks/events";
+import { seedListing, uniqueAddress } from "../fixtures/seed";
 import { ETHER, fund, waitForTransaction } from "../helpers/chain";
+import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
+import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { seaportJsList } from "../helpers/seaport";
+import { basicFulfilment, seaportAddress, signListing } from "../helpers/seaport-basic-order";
 import { freshWallet } from "../helpers/wallets";
 
 interface Received {
@@ -142,6 +146,20 @@ describe("webhook URL gate with ALLOW_LOOPBACK_WEBHOOKS off", () => {
       "https://api.localhost/hook",
       "http://127.0.0.1:8787/hook",
       "http://localhost/hook",
+      "https://100.64.0.1/hook",
+      "https://100.127.255.255/hook",
+      "https://192.0.0.1/hook",
+      "https://198.18.0.1/hook",
+      "https://198.19.255.255/hook",
+      "https://224.0.0.1/hook",
+      "https://239.255.255.250/hook",
+      "https://240.0.0.1/hook",
+      "https://255.255.255.255/hook",
+      "https://[ff02::1]/hook",
+      "https://[::ffff:0:7f00:1]/hook",
+      "https://[2002:7f00:1::]/hook",
+      "https://[2002:a9fe:a9fe::]/hook",
+      "https://[64:ff9b:1::7f00:1]/hook",
     ];
     const accepted = [
       "https://example.com/hook",
@@ -156,6 +174,14 @@ describe("webhook URL gate with ALLOW_LOOPBACK_WEBHOOKS off", () => {
       "https://[fec0::1]/hook",
       "https://localhost.example.com/hook",
       "https://mylocalhost/hook",
+      "https://100.63.255.255/hook",
+      "https://100.128.0.1/hook",
+      "https://198.17.255.255/hook",
+      "https://198.20.0.1/hook",
+      "https://223.255.255.255/hook",
+      "https://192.0.1.1/hook",
+      "https://[2002:808:808::]/hook",
+      "https://[64:ff9b:1::808:808]/hook",
     ];
     const expected = { code: "validation_error", path: "body.url" };
     expect(Object.fromEntries(refused.map((url) => [url, refusal(url)]))).toEqual(Object.fromEntries(refused.map((url) => [url, expected])));
@@ -253,6 +279,34 @@ describe("deliveries", () => {
   });
 });
 
+describe("fills the indexer finds on chain", () => {
+  it("are delivered without waiting for the cron", async () => {
+    // A project of its own: no other event of it wakes its dispatcher meanwhile.
+    const own = await createTestProject("Filled elsewhere");
+    await register("outside-fill", ["order.filled"], own.secretKey);
+    const seller = await freshWallet();
+    const buyer = await freshWallet();
+    const drop = await deployConfirmedDrop(own, { name: "Filled elsewhere", metadataStorageType: "self-hosted", baseUri: "https://example.com/f/" });
+    const [tokenId] = await claimConfirmed(own, { contractAddress: drop.contractAddress, recipientAddress: seller.address });
+    await setApprovalForAll(seller, drop.contractAddress, seaportAddress());
+    const listing = await signListing({ seller: seller.account, token: drop.contractAddress, tokenId: BigInt(tokenId!), price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
+    // The project's listing, as POST /v1/orders stores it; a third party fills it on Seaport.
+    await seedListing({ chainId: 1868, contractAddress: drop.contractAddress.toLowerCase(), tokenId: tokenId! } as never, listing.price, {
+      orderHash: listing.orderHash,
+      offerer: seller.address,
+      projectId: own.id,
+    });
+    const fill = await buyer.send({ to: seaportAddress(), data: basicFulfilment(listing), value: listing.price });
+    expect(fill.status).toBe("success");
+    await nextBlock();
+    await runIndex();
+
+    // No cron runs in the tests: only the indexer's own kick can wake the dispatcher.
+    const [delivery] = await until(() => received("outside-fill"), (list) => list.length >= 1);
+    expect(JSON.parse(delivery!.body)).toMatchObject({ type: "order.filled", data: { order: { orderHash: listing.orderHash }, transactionHash: fill.transactionHash } });
+  });
+});
+
 // deliverDue is what the project's WebhookDispatcher runs on each alarm; driving it directly (no
 // dispatcher is kicked: the deliveries are queued straight into D1) fixes the order of events.
 describe("the retry schedule", () => {
@@ -311,5 +365,126 @@ describe("deleting an endpoint stops its deliveries", () => {
 
     expect(await deliverDue(serviceContext(env), own.id)).toBeNull();
     expect(await received("deleted")).toEqual([]);
+  });
+});
+
+describe("one endpoint's trouble", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  const rowsOf = (endpointId: string) =>
+    env.DB.prepare("select event_id, status, attempts, next_attempt_at, last_error from webhook_deliveries where endpoint_id = ? order by created_at, id")
+      .bind(endpointId)
+      .all<{ event_id: string; status: string; attempts: number; next_attempt_at: number; last_error: string | null }>();
+
+  /** A delivery row due now, made `ageMs` ago. */
+  async function queued(endpointId: string, projectId: string, ageMs: number, dueSinceMs = 1_000) {
+    const payload = webhookPayload("transaction.confirmed", { ageMs });
+    const now = Date.now();
+    await env.DB.prepare(
+      `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
+       values (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+    )
+      .bind(crypto.randomUUID(), endpointId, projectId, payload.id, payload.type, JSON.stringify(payload), now - dueSinceMs, now - ageMs)
+      .run();
+    return payload.id;
+  }
+
+  it("an endpoint that does not answer holds up none of the project's others, and its other events wait with it", async () => {
+    const own = await createTestProject("One endpoint down");
+    const down = (await register("down", ["transaction.confirmed"], own.secretKey)).body;
+    const up = (await register("up", ["transaction.confirmed"], own.secretKey)).body;
+    const probe = await queued(down.id, own.id, 60_000, 3_000);
+    const waiting = await queued(down.id, own.id, 30_000, 2_000);
+    const tooOld = await queued(down.id, own.id, 25 * 60 * 60 * 1000, 1_000);
+    const forUp = [await queued(up.id, own.id, 60_000), await queued(up.id, own.id, 30_000)];
+
+    // `down` never answers: its request hangs until `up` has had a delivery, or until the
+    // attempt's own timeout when nothing is sent to `up` meanwhile.
+    let upDelivered: () => void = () => {};
+    const upAnswered = new Promise<void>((resolve) => (upDelivered = resolve));
+    let downTimedOut = 0;
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.startsWith(hookUrl("down"))) {
+        const ended = await Promise.race([upAnswered.then(() => "up delivered"), new Promise((resolve) => init?.signal?.addEventListener("abort", () => resolve("timeout")))]);
+        if (ended === "timeout") downTimedOut++;
+        throw new TypeError("Network connection lost.");
+      }
+      const response = await realFetch(input, init);
+      if (url.startsWith(hookUrl("up"))) upDelivered();
+      return response;
+    });
+
+    const startedAt = Date.now();
+    await deliverDue(serviceContext(env), own.id);
+    expect(downTimedOut, "no request to down waited out its timeout for up to be served").toBe(0);
+    expect((await received("up")).map((d) => JSON.parse(d.body).id).sort()).toEqual([...forUp].sort());
+
+    const rows = Object.fromEntries((await rowsOf(down.id)).results.map((row) => [row.event_id, row]));
+    // One attempt only: the other due event waits as long as the one tried, without an attempt of its own.
+    expect(rows[probe]).toMatchObject({ status: "pending", attempts: 1, last_error: "TypeError" });
+    expect(rows[waiting]).toMatchObject({ status: "pending", attempts: 0, next_attempt_at: rows[probe]!.next_attempt_at });
+    expect(rows[probe]!.next_attempt_at).toBeGreaterThanOrEqual(startedAt + retryDelayMs(env, 1));
+    expect(rows[tooOld]).toMatchObject({ status: "failed", attempts: 0, last_error: "endpoint unavailable until the window ended" });
+  });
+
+  it("a backlog of one endpoint does not use up another's turn", async () => {
+    const own = await createTestProject("One endpoint behind");
+    const behind = (await register("behind", ["transaction.confirmed"], own.secretKey)).body;
+    const current = (await register("current", ["transaction.confirmed"], own.secretKey)).body;
+    for (let i = 0; i < 30; i++) await queued(behind.id, own.id, 120_000 - i, 60_000 - i);
+    const latest = await queued(current.id, own.id, 1_000, 500);
+
+    await deliverDue(serviceContext(env), own.id);
+    expect((await received("current")).map((d) => JSON.parse(d.body).id)).toEqual([latest]);
+    expect((await received("behind")).length).toBe(ROWS_PER_ENDPOINT);
+  });
+
+  it("tries a failing delivery once more when its 24 h end, then fails it", async () => {
+    const own = await createTestProject("Window edge");
+    const edge = (await register("edge", ["transaction.confirmed"], own.secretKey)).body;
+    await fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/edge`, { method: "POST", body: JSON.stringify({ count: 2 }) });
+    const hour = 60 * 60 * 1000;
+    const event = await queued(edge.id, own.id, 23 * hour);
+    const createdAt = Date.now() - 23 * hour;
+    // Eight attempts made: the next retry is 6 h away (the cap), past the window's end.
+    await env.DB.prepare("update webhook_deliveries set attempts = 8 where event_id = ?").bind(event).run();
+
+    await deliverDue(serviceContext(env), own.id);
+    const [afterFirst] = (await rowsOf(edge.id)).results;
+    // The retry moves to the window's end instead of being dropped.
+    expect(afterFirst).toMatchObject({ event_id: event, status: "pending", attempts: 9 });
+    expect(Math.abs(afterFirst!.next_attempt_at - (createdAt + 24 * hour))).toBeLessThan(hour / 2);
+
+    await env.DB.prepare("update webhook_deliveries set created_at = ?, next_attempt_at = ? where endpoint_id = ?").bind(Date.now() - 24 * hour, Date.now(), edge.id).run();
+    await deliverDue(serviceContext(env), own.id);
+    expect((await rowsOf(edge.id)).results[0]).toMatchObject({ status: "failed", attempts: 10, last_error: "HTTP 500" });
+  });
+});
+
+describe("the delivery log", () => {
+  it("keeps finished deliveries 30 days after their last attempt, pending ones until they finish", async () => {
+    const own = await createTestProject("Old deliveries");
+    const endpoint = (await register("old-log", ["transaction.confirmed"], own.secretKey)).body;
+    const day = 24 * 60 * 60 * 1000;
+    const rows = [
+      ["delivered-31", "delivered", 31],
+      ["failed-31", "failed", 31],
+      ["delivered-29", "delivered", 29],
+      ["pending-31", "pending", 31],
+    ] as const;
+    for (const [id, status, days] of rows) {
+      await env.DB.prepare(
+        `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
+         values (?, ?, ?, ?, 'transaction.confirmed', '{}', ?, 1, ?, ?)`,
+      )
+        .bind(`${endpoint.id}-${id}`, endpoint.id, own.id, id, status, Date.now() - days * day, Date.now() - days * day)
+        .run();
+    }
+    await runIndex();
+
+    const left = await env.DB.prepare("select event_id from webhook_deliveries where endpoint_id = ? order by event_id").bind(endpoint.id).all<{ event_id: string }>();
+    expect(left.results.map((row) => row.event_id)).toEqual(["delivered-29", "pending-31"]);
   });
 });

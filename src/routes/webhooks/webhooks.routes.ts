@@ -97,7 +97,7 @@ export const listDeliveries = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
   summary: "Delivery log of an endpoint",
-  description: "Newest first: each event's status (pending, delivered, failed), attempts and last answer.",
+  description: "Newest first: each event's status (pending, delivered, failed), attempts and last answer. Finished deliveries are kept 30 days after their last attempt.",
   request: { params: IdParams, query: z.strictObject({ page: PageQuery, limit: LimitQuery }) },
   responses: {
     200: jsonContent(z.object({ data: z.array(WebhookDeliverySchema) }), "Deliveries", {

@@ -10,6 +10,7 @@ import { STATEMENTS_PER_BATCH } from "./config";
 import { decodeIndexedLogs, handoversOf, mintsOf, type IndexedEvent } from "./decode";
 import { reviveListings } from "./revive-listings";
 import { fetchSaleBlockTimes } from "./sale-block-times";
+import { queuedForProjects } from "../webhooks/events";
 
 export interface RangeScope {
   db: D1Database;
@@ -21,6 +22,8 @@ export interface RangeScope {
   budget: { tokenUriLookups: number };
   /** Block times fetched during this run. */
   blockTimes: Map<number, number>;
+  /** Projects the applied logs queued webhook deliveries for. */
+  webhookProjects: Set<string>;
 }
 
 const ZERO = "0x0000000000000000000000000000000000000000";
@@ -53,15 +56,19 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
     const effects = logEffects(db, chain, guard, event, assets, scope.blockTimes.get(event.blockNumber) ?? Date.now());
     if (!effects.length) continue; // e.g. an approval granted: nothing to record
     if (batch.length && batch.length + effects.length + 1 > STATEMENTS_PER_BATCH) {
-      await db.batch(batch);
+      await applyBatch(scope, batch);
       batch = [];
     }
     batch.push(claimLog(db, guard), ...effects);
   }
-  if (batch.length) await db.batch(batch);
+  if (batch.length) await applyBatch(scope, batch);
   // Logs a receipt applied first count too: their effects (an over-listed sender) may need undoing.
   await reviveListings(db, chain, inRange);
   return { stopBefore };
+}
+
+async function applyBatch(scope: RangeScope, batch: D1PreparedStatement[]) {
+  for (const projectId of queuedForProjects(await scope.db.batch(batch))) scope.webhookProjects.add(projectId);
 }
 
 /** The guarded statements one decoded log stands for (shared with the engine's receipt handler). */

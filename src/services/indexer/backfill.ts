@@ -39,6 +39,7 @@ export async function runBackfills(db: D1Database, chain: ChainConfig, run: RunS
       seaport: null, // Seaport logs of past blocks were claimed when the cursor passed them
       budget: run.budget,
       blockTimes: run.blockTimes,
+      webhookProjects: run.webhookProjects,
     };
     while (next <= cursor && blocksLeft > 0 && run.canContinue()) {
       if (!(await renewLease(db, chain.chainId, lease.token, lease.until()))) return logs; // the run holding the lease now owns this row's progress

@@ -23,7 +23,13 @@ export interface ChainIndexReport {
 
 const ZERO = /^0x0{40}$/i;
 
-export async function indexChain(db: D1Database, chain: ChainConfig, config: IndexerConfig, startedAt: number): Promise<ChainIndexReport> {
+export async function indexChain(
+  db: D1Database,
+  chain: ChainConfig,
+  config: IndexerConfig,
+  startedAt: number,
+  webhookProjects = new Set<string>(),
+): Promise<ChainIndexReport> {
   // The head is read before the collection list: a drop inserted after the list was read is
   // deployed after this head, so none of its logs fall in this pass's range.
   const { safeHead } = await chainCursor(db, chain);
@@ -37,7 +43,7 @@ export async function indexChain(db: D1Database, chain: ChainConfig, config: Ind
     return { chainId: chain.chainId, fromBlock: cursor + 1, toBlock: cursor, logs: 0 };
   }
   try {
-    const run = new RunState(config, startedAt);
+    const run = new RunState(config, startedAt, webhookProjects);
     const head = await indexHead(db, chain, run, token, start, safeHead, leaseUntil);
     const backfilled = head.leaseLost ? 0 : await runBackfills(db, chain, run, head.cursor, { token, until: leaseUntil });
     return { chainId: chain.chainId, fromBlock: start + 1, toBlock: head.cursor, logs: head.logs + backfilled };
@@ -58,7 +64,7 @@ async function indexHead(
   const collections = await liveCollections(db, chain.chainId);
   const seaport = ZERO.test(chain.seaportAddress) ? null : chain.seaportAddress.toLowerCase();
   const addresses = [...collections.keys(), ...(seaport ? [seaport] : [])];
-  const scope = { db, chain, collections, seaport, budget: run.budget, blockTimes: run.blockTimes };
+  const scope = { db, chain, collections, seaport, budget: run.budget, blockTimes: run.blockTimes, webhookProjects: run.webhookProjects };
   const end = Math.min(safeHead, start + run.config.blocksPerRun);
   let cursor = start;
   let logs = 0;

@@ -15,6 +15,8 @@ export class RunState {
   constructor(
     readonly config: IndexerConfig,
     startedAt: number,
+    /** Projects this run queued webhook deliveries for (order.filled): their dispatchers get a kick. */
+    readonly webhookProjects = new Set<string>(),
   ) {
     this.span = config.blocksPerCall;
     this.logsLeft = config.logsPerRun;

@@ -1,6 +1,7 @@
 // One indexer run: every configured chain (in parallel; each under its own lease), then the
-// expiry sweep. Called by the cron trigger and by POST /v1/admin/index.
+// expiry sweep and the webhook delivery log's purge. Called by the cron trigger and by POST /v1/admin/index.
 import { ChainUnavailableError } from "../../chain/chain-unavailable";
+import { kickWebhooks } from "../../durable-objects/stubs";
 import { chainsFrom } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
 import { logError, logWarn } from "../../lib/log";
@@ -9,6 +10,7 @@ import { indexerConfig } from "./config";
 import { indexChain, type ChainIndexReport } from "./index-chain";
 import { sweepExpired } from "./sweep";
 import { deleteExpiredStoredResponses } from "../idempotency";
+import { purgeDeliveryLog } from "../webhooks/retention";
 
 export interface IndexerRun {
   chains: ChainIndexReport[];
@@ -21,7 +23,10 @@ export async function runIndexer(ctx: ServiceContext): Promise<IndexerRun> {
   const config = indexerConfig(ctx.env);
   const startedAt = Date.now();
   const chains = [...chainsFrom(ctx.env).values()];
-  const outcomes = await Promise.allSettled(chains.map((chain) => indexChain(db, chain, config, startedAt)));
+  const webhookProjects = new Set<string>();
+  const outcomes = await Promise.allSettled(chains.map((chain) => indexChain(db, chain, config, startedAt, webhookProjects)));
+  // Fills found on chain (order.filled) are delivered now, not at the cron's next re-kick.
+  await Promise.all([...webhookProjects].map((projectId) => kickWebhooks(ctx.env, projectId)));
   const run: IndexerRun = { chains: [], unavailable: [] };
   outcomes.forEach((outcome, i) => {
     const chainId = chains[i]!.chainId;
@@ -34,6 +39,7 @@ export async function runIndexer(ctx: ServiceContext): Promise<IndexerRun> {
   const now = Date.now();
   await deleteExpiredStoredResponses(ctx, now);
   await sweepExpired(db, now);
+  await purgeDeliveryLog(db, now);
   return run;
 }
 

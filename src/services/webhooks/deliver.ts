@@ -1,13 +1,16 @@
 // Sends a project's due deliveries. At least once: a delivery is marked delivered only after a
-// 2xx answer; anything else is retried with backoff until 24 h after the event.
+// 2xx answer; anything else is retried with backoff until 24 h after the event. Each endpoint is
+// served on its own, all of them at once, so one that is down or slow holds up none of the
+// project's others (decision 59).
 import { and, asc, eq, isNull, lte, min } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import { endpointSecret, signatureHeader } from "./signing";
+import { attemptDelivery, endpointUnavailable } from "./attempt";
+import { endpointSecret } from "./signing";
 
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const BATCH = 25;
-const TIMEOUT_MS = 10_000;
+/** Per endpoint and alarm: a backlog of one endpoint never fills another's turn. */
+export const ROWS_PER_ENDPOINT = 10;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
 
 /** base, 4×base, 16×base… (30 s, 2 min, 8 min, 32 min, 2 h, then every 6 h by default). */
@@ -16,27 +19,13 @@ export function retryDelayMs(env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">, attem
   return Math.min(MAX_BACKOFF_MS, base * 4 ** Math.max(0, attempts - 1));
 }
 
-async function attempt(url: string, secret: string, delivery: typeof webhookDeliveries.$inferSelect): Promise<{ ok: boolean; status: number | null; error: string | null }> {
-  const timestamp = Math.floor(Date.now() / 1000);
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "Mintyard-Webhooks/1",
-        "mintyard-event": delivery.eventType,
-        "mintyard-delivery": delivery.id,
-        "mintyard-signature": await signatureHeader(secret, timestamp, delivery.payload),
-      },
-      body: delivery.payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    return { ok: response.status >= 200 && response.status < 300, status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
-  } catch (error) {
-    return { ok: false, status: null, error: error instanceof Error ? error.name : "request failed" };
-  }
+/**
+ * When a delivery that failed its `attempts`-th try at `nowMs` is tried again, or null when the
+ * window is over. The last retry lands on the window's end rather than being skipped.
+ */
+export function nextAttemptAt(env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">, attempts: number, createdAtMs: number, nowMs: number): number | null {
+  const deadline = createdAtMs + DELIVERY_WINDOW_MS;
+  return nowMs >= deadline ? null : Math.min(nowMs + retryDelayMs(env, attempts), deadline);
 }
 
 // Pending deliveries of endpoints not deleted. Deleting an endpoint fails its pending rows in the
@@ -48,18 +37,25 @@ async function stillPending(ctx: ServiceContext, deliveryId: string): Promise<bo
   return row?.status === "pending";
 }
 
-// Both run on webhook_deliveries_project_due_idx: one project's backlog (an endpoint that has not
-// answered for a day) is never read by another project's dispatcher (decision 34).
-export function dueDeliveries({ db }: ServiceContext, projectId: string, now: number) {
+export function liveEndpoints({ db }: ServiceContext, projectId: string) {
   return db
-    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.projectId, projectId), pendingOnLiveEndpoint, lte(webhookDeliveries.nextAttemptAt, new Date(now))))
-    .orderBy(asc(webhookDeliveries.createdAt))
-    .limit(BATCH);
+    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)));
 }
 
+// On webhook_deliveries_endpoint_due_idx: the endpoint's due rows, never its delivered history.
+export function dueForEndpoint({ db }: ServiceContext, endpointId: string, now: number) {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"), lte(webhookDeliveries.nextAttemptAt, new Date(now))))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(ROWS_PER_ENDPOINT);
+}
+
+// On webhook_deliveries_project_due_idx: one project's backlog (an endpoint that has not answered
+// for a day) is never read by another project's dispatcher (decision 34).
 export function nextDueDelivery({ db }: ServiceContext, projectId: string) {
   return db
     .select({ at: min(webhookDeliveries.nextAttemptAt) })
@@ -68,33 +64,60 @@ export function nextDueDelivery({ db }: ServiceContext, projectId: string) {
     .where(and(eq(webhookDeliveries.projectId, projectId), pendingOnLiveEndpoint));
 }
 
-/** Delivers what is due now; returns when the next pending delivery is due (ms), or null. */
-export async function deliverDue(ctx: ServiceContext, projectId: string): Promise<number | null> {
-  const due = await dueDeliveries(ctx, projectId, Date.now()).all();
+/**
+ * An endpoint that did not answer (or answered 5xx/429) is down for all its events, not just the
+ * one tried: its other due rows wait as long as that one, without spending an attempt each (10 s
+ * per attempt when it times out). Rows whose window is over fail.
+ */
+function deferEndpoint(ctx: ServiceContext, endpointId: string, until: number, now: number) {
+  return ctx.env.DB.prepare(
+    `update webhook_deliveries
+     set status = case when created_at + ?1 <= ?2 then 'failed' else status end,
+         last_error = case when created_at + ?1 <= ?2 then 'endpoint unavailable until the window ended' else last_error end,
+         next_attempt_at = case when created_at + ?1 <= ?2 then ?2 else min(?3, created_at + ?1) end
+     where endpoint_id = ?4 and status = 'pending' and next_attempt_at <= ?2`,
+  )
+    .bind(DELIVERY_WINDOW_MS, now, until, endpointId)
+    .run();
+}
 
-  for (const [index, { delivery, url }] of due.entries()) {
-    // A batch can take minutes (10 s per unanswering endpoint): an endpoint deleted meanwhile has
-    // had its rows failed, and none of them may go out after that. The first row was just read.
-    if (index > 0 && !(await stillPending(ctx, delivery.id))) continue;
-    const result = await attempt(url, await endpointSecret(ctx.env.WALLET_MNEMONIC, delivery.endpointId), delivery);
+async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; url: string }, now: number): Promise<void> {
+  const due = await dueForEndpoint(ctx, endpoint.id, now).all();
+  if (!due.length) return;
+  const secret = await endpointSecret(ctx.env.WALLET_MNEMONIC, endpoint.id);
+  for (const [index, delivery] of due.entries()) {
+    // A turn can take a while (10 s per unanswered attempt): an endpoint deleted meanwhile has had
+    // its rows failed, and none of them may go out after that. The first row was just read.
+    if (index > 0 && !(await stillPending(ctx, delivery.id))) return;
+    const result = await attemptDelivery(endpoint.url, secret, delivery);
+    const attemptedAt = Date.now();
     const attempts = delivery.attempts + 1;
-    const retryAt = Date.now() + retryDelayMs(ctx.env, attempts);
-    const expired = retryAt > delivery.createdAt.getTime() + DELIVERY_WINDOW_MS;
+    const retryAt = result.ok ? null : nextAttemptAt(ctx.env, attempts, delivery.createdAt.getTime(), attemptedAt);
     await ctx.db
       .update(webhookDeliveries)
       .set({
         attempts,
         lastStatusCode: result.status,
         lastError: result.error,
-        status: result.ok ? "delivered" : expired ? "failed" : "pending",
-        deliveredAt: result.ok ? new Date() : null,
-        nextAttemptAt: new Date(result.ok || expired ? Date.now() : retryAt),
+        status: result.ok ? "delivered" : retryAt === null ? "failed" : "pending",
+        deliveredAt: result.ok ? new Date(attemptedAt) : null,
+        nextAttemptAt: new Date(retryAt ?? attemptedAt),
       })
       // Only while still pending: deleting the endpoint during the attempt failed the row, and
       // this answer must not bring it back for another retry.
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
+    if (!result.ok && endpointUnavailable(result)) {
+      await deferEndpoint(ctx, endpoint.id, attemptedAt + retryDelayMs(ctx.env, attempts), attemptedAt);
+      return;
+    }
   }
+}
 
+/** Delivers what is due now; returns when the next pending delivery is due (ms), or null. */
+export async function deliverDue(ctx: ServiceContext, projectId: string): Promise<number | null> {
+  const now = Date.now();
+  const endpoints = await liveEndpoints(ctx, projectId).all();
+  await Promise.all(endpoints.map((endpoint) => deliverToEndpoint(ctx, endpoint, now)));
   // Same filter as the due query: a row it skips must not keep waking the dispatcher.
   const next = await nextDueDelivery(ctx, projectId).get();
   return next?.at ? Math.max(next.at.getTime(), Date.now()) : null;

@@ -13,6 +13,11 @@ const PRIVATE_IPV4: readonly Ipv4Range[] = [
   [0xa9fe0000, 16], // link-local, cloud metadata (169.254.169.254)
   [0xac100000, 12], // 172.16/12
   [0xc0a80000, 16], // 192.168/16
+  [0x64400000, 10], // 100.64/10, carrier-grade NAT (provider and overlay networks)
+  [0xc0000000, 24], // 192.0.0/24, IETF protocol assignments
+  [0xc6120000, 15], // 198.18/15, benchmarking
+  [0xe0000000, 4], // 224/4, multicast
+  [0xf0000000, 4], // 240/4, reserved, 255.255.255.255 included
 ];
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -43,19 +48,25 @@ function isPrivateIpv6(groups: number[]): boolean {
   const [first] = groups as [number];
   if ((first & 0xfe00) === 0xfc00) return true; // unique-local fc00::/7
   if ((first & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
-  // ::/96 (::, ::1 and the old IPv4-compatible form), ::ffff:0:0/96 (IPv4-mapped) and the NAT64
-  // prefix 64:ff9b::/96 carry an IPv4 address in their last 32 bits: judge that address.
+  if ((first & 0xff00) === 0xff00) return true; // multicast ff00::/8
+  // ::/96 (::, ::1 and the old IPv4-compatible form), ::ffff:0:0/96 (IPv4-mapped),
+  // ::ffff:0:0:0/96 (IPv4-translated) and the NAT64 prefixes 64:ff9b::/96 and 64:ff9b:1::/48
+  // carry an IPv4 address in their last 32 bits; 6to4 (2002::/16) in groups 1 and 2. Judge it.
   const prefix = groups.slice(0, 6);
+  const zeros = (list: number[]) => list.every((group) => group === 0);
   const embedsIpv4 =
-    prefix.every((group) => group === 0) ||
-    (prefix.slice(0, 5).every((group) => group === 0) && prefix[5] === 0xffff) ||
-    (first === 0x64 && groups[1] === 0xff9b && prefix.slice(2).every((group) => group === 0));
-  return embedsIpv4 && isPrivateIpv4(groups[6]! * 0x10000 + groups[7]!);
+    zeros(prefix) ||
+    (zeros(prefix.slice(0, 5)) && prefix[5] === 0xffff) ||
+    (zeros(prefix.slice(0, 4)) && prefix[4] === 0xffff && prefix[5] === 0) ||
+    (first === 0x64 && groups[1] === 0xff9b && (zeros(prefix.slice(2)) || groups[2] === 1));
+  if (embedsIpv4 && isPrivateIpv4(groups[6]! * 0x10000 + groups[7]!)) return true;
+  return first === 0x2002 && isPrivateIpv4(groups[1]! * 0x10000 + groups[2]!);
 }
 
 /**
  * Whether `hostname` (a WHATWG URL's `hostname`) is localhost or an IP literal in a loopback,
- * private, link-local, unique-local or unspecified range, IPv4-mapped forms included.
+ * private, link-local, unique-local, shared (CGNAT), reserved, multicast or unspecified range,
+ * IPv6 forms that embed such an IPv4 address included.
  */
 export function isPrivateHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");

@@ -1,0 +1,41 @@
+// One POST of a delivery to its endpoint, signed; the answer classified for the retry logic.
+import type { webhookDeliveries } from "../../db/schema";
+import { signatureHeader } from "./signing";
+
+const TIMEOUT_MS = 10_000;
+
+export interface AttemptResult {
+  ok: boolean;
+  /** The HTTP status, or null when no answer came (network error, timeout). */
+  status: number | null;
+  error: string | null;
+}
+
+export async function attemptDelivery(url: string, secret: string, delivery: typeof webhookDeliveries.$inferSelect): Promise<AttemptResult> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Mintyard-Webhooks/1",
+        "mintyard-event": delivery.eventType,
+        "mintyard-delivery": delivery.id,
+        "mintyard-signature": await signatureHeader(secret, timestamp, delivery.payload),
+      },
+      body: delivery.payload,
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    return { ok: response.status >= 200 && response.status < 300, status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
+  } catch (error) {
+    return { ok: false, status: null, error: error instanceof Error ? error.name : "request failed" };
+  }
+}
+
+/**
+ * The endpoint itself is down or overloaded (no answer, 5xx, 429), as opposed to refusing this
+ * one event (other 3xx/4xx): its other deliveries would fail the same way now.
+ */
+export const endpointUnavailable = (result: AttemptResult) => result.status === null || result.status >= 500 || result.status === 429;
