@@ -172,6 +172,21 @@ describe("a drop whose deployment failed", () => {
   });
 });
 
+describe("a claim sent while its drop's deployment was pending", () => {
+  it("ends reverted, not confirmed, when the deployment never landed and nothing was minted", async () => {
+    // As if the deploy were still out: the claim goes without simulation (no code yet), and the
+    // address never gets any, so the call "succeeds" on an empty account.
+    const orphan = await seedDrop(project.id, { status: "pending" });
+    const claimed = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body: { contractAddress: orphan.contractAddress, recipientAddress: recipient } });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+    const settled = await waitForTransaction(claimed.body.transactions[0].id, project.apiKey);
+    expect(settled).toMatchObject({ status: "reverted", errorMessage: expect.stringContaining("nothing was minted") });
+    expect(settled.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
+    const receipt = await chainClient().getTransactionReceipt({ hash: settled.transactionHash });
+    expect([receipt.status, receipt.logs.length]).toEqual(["success", 0]);
+  });
+});
+
 describe("mint (deprecated)", () => {
   it("mints with one metadata object for every token and says it is deprecated", async () => {
     const deployed = await call("/v1/project-wallet/drops/deploy", {

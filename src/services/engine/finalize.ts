@@ -18,7 +18,9 @@ import { enqueueWebhookStatement, queuedForProjects, webhookPayload } from "../w
 import type { WatchedTransaction } from "./types";
 
 export type Settlement =
-  | { status: "confirmed" | "reverted"; receipt: TransactionReceipt }
+  | { status: "confirmed"; receipt: TransactionReceipt }
+  /** `reason` when the receipt succeeded but did not do what was asked (decision 60). */
+  | { status: "reverted"; receipt: TransactionReceipt; reason?: string }
   | { status: "failed"; reason: string; receipt?: TransactionReceipt };
 
 // Pending *with this attempt's nonce*: after a nonce-too-low re-sign the row belongs to the new
@@ -56,7 +58,11 @@ export async function finalizeTransaction(ctx: ServiceContext, record: WatchedTr
   const mined = settlement.status === "failed" ? undefined : settlement.receipt;
   const gas = mined ? gasFigures(mined) : { gasUsed: null, gasPrice: null, totalGasFee: null };
   const errorMessage =
-    settlement.status === "failed" ? settlement.reason : settlement.status === "reverted" ? "the transaction reverted on chain" : null;
+    settlement.status === "failed"
+      ? settlement.reason
+      : settlement.status === "reverted"
+        ? (settlement.reason ?? "the transaction reverted on chain")
+        : null;
   // A failed row shows the intended transaction's latest hash, never its nonce's filler.
   const transactionHash = mined?.transactionHash ?? record.hashes.findLast((sent) => sent.purpose !== "fill")?.hash ?? null;
 

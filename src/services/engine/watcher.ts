@@ -72,9 +72,15 @@ async function findReceipt(rpcUrl: string, record: WatchedTransaction): Promise<
   return null;
 }
 
-function settlementOf(found: { receipt: TransactionReceipt; sent: SentHash }): Settlement {
+function settlementOf(record: WatchedTransaction, found: { receipt: TransactionReceipt; sent: SentHash }): Settlement {
   if (found.sent.purpose === "fill") return { status: "failed", reason: FILL_REASON, receipt: found.receipt };
-  return { status: found.receipt.status === "success" ? "confirmed" : "reverted", receipt: found.receipt };
+  if (found.receipt.status !== "success") return { status: "reverted", receipt: found.receipt };
+  // A call to an address without code succeeds: a claim sent while its drop's deploy was pending,
+  // whose deploy then never landed, mined and minted nothing (decision 60).
+  if (record.reservation && nextTokenIdAfter(found.receipt, record.reservation.contract) === null) {
+    return { status: "reverted", receipt: found.receipt, reason: `nothing was minted: ${record.reservation.contract} has no drop contract (its deployment did not land)` };
+  }
+  return { status: "confirmed", receipt: found.receipt };
 }
 
 export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, sequencer: SequencerPort, store: RecordStore): Promise<PollResult> {
@@ -84,12 +90,12 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   let record: WatchedTransaction = { ...stored, polls: stored.polls + 1 };
 
   const found = await findReceipt(rpcUrl, record);
-  if (found) return settle(ctx, record, settlementOf(found), sequencer, store);
+  if (found) return settle(ctx, record, settlementOf(record, found), sequencer, store);
 
   // The nonce went to a transaction we never signed (sent outside the service): ours can't land.
   if ((await transactionCount(rpcUrl, record.walletAddress, "latest")) > record.nonce) {
     const again = await findReceipt(rpcUrl, record);
-    if (again) return settle(ctx, record, settlementOf(again), sequencer, store);
+    if (again) return settle(ctx, record, settlementOf(record, again), sequencer, store);
     // Behind a load balancer the count and the receipt can come from nodes a block apart: a mined
     // transaction of ours must not end `failed`, so the nonce has to look taken for a while.
     record.nonceTakenSince ??= Date.now();
