@@ -160,6 +160,7 @@ describe("webhook URL gate with ALLOW_LOOPBACK_WEBHOOKS off", () => {
       "https://[2002:7f00:1::]/hook",
       "https://[2002:a9fe:a9fe::]/hook",
       "https://[64:ff9b:1::7f00:1]/hook",
+      "https://[64:ff9b:1::808:808]/hook",
     ];
     const accepted = [
       "https://example.com/hook",
@@ -181,7 +182,7 @@ describe("webhook URL gate with ALLOW_LOOPBACK_WEBHOOKS off", () => {
       "https://223.255.255.255/hook",
       "https://192.0.1.1/hook",
       "https://[2002:808:808::]/hook",
-      "https://[64:ff9b:1::808:808]/hook",
+      "https://[64:ff9b::808:808]/hook",
     ];
     const expected = { code: "validation_error", path: "body.url" };
     expect(Object.fromEntries(refused.map((url) => [url, refusal(url)]))).toEqual(Object.fromEntries(refused.map((url) => [url, expected])));
@@ -424,9 +425,30 @@ describe("one endpoint's trouble", () => {
     const rows = Object.fromEntries((await rowsOf(down.id)).results.map((row) => [row.event_id, row]));
     // One attempt only: the other due event waits as long as the one tried, without an attempt of its own.
     expect(rows[probe]).toMatchObject({ status: "pending", attempts: 1, last_error: "TypeError" });
-    expect(rows[waiting]).toMatchObject({ status: "pending", attempts: 0, next_attempt_at: rows[probe]!.next_attempt_at });
+    expect(rows[waiting]).toMatchObject({ status: "pending", attempts: 0, next_attempt_at: rows[probe]!.next_attempt_at - 1 });
     expect(rows[probe]!.next_attempt_at).toBeGreaterThanOrEqual(startedAt + retryDelayMs(env, 1));
     expect(rows[tooOld]).toMatchObject({ status: "failed", attempts: 0, last_error: "endpoint unavailable until the window ended" });
+  });
+
+  it("an event the endpoint always refuses does not keep the events deferred with it from their attempts", async () => {
+    const own = await createTestProject("One event refused");
+    const picky = (await register("picky", ["transaction.confirmed"], own.secretKey)).body;
+    const refused = await queued(picky.id, own.id, 60_000, 2_000);
+    const fine = await queued(picky.id, own.id, 30_000, 1_000);
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.startsWith(hookUrl("picky")) && typeof init?.body === "string" && JSON.parse(init.body).id === refused) return new Response("no", { status: 500 });
+      return realFetch(input, init);
+    });
+    const makeDue = () => env.DB.prepare("update webhook_deliveries set next_attempt_at = next_attempt_at - 3600000 where endpoint_id = ? and status = 'pending'").bind(picky.id).run();
+
+    await deliverDue(serviceContext(env), own.id); // the refused event fails; the other waits with it
+    await makeDue();
+    await deliverDue(serviceContext(env), own.id); // the waiting one goes first this time
+    expect((await received("picky")).map((d) => JSON.parse(d.body).id)).toEqual([fine]);
+    const rows = Object.fromEntries((await rowsOf(picky.id)).results.map((row) => [row.event_id, row.status]));
+    expect(rows).toEqual({ [refused]: "pending", [fine]: "delivered" });
   });
 
   it("a backlog of one endpoint does not use up another's turn", async () => {

@@ -4,7 +4,8 @@ import { saleOf } from "../chain-events/seaport-sale";
 import type { RangeScope } from "./apply-logs";
 import type { IndexedEvent } from "./decode";
 
-// A Worker keeps at most six connections open at once; more would only queue.
+// A Worker keeps at most six connections open at once; more would only queue (per chain: the
+// run indexes chains side by side).
 const BLOCK_READS_IN_FLIGHT = 6;
 
 /**

@@ -67,14 +67,15 @@ export function nextDueDelivery({ db }: ServiceContext, projectId: string) {
 /**
  * An endpoint that did not answer (or answered 5xx/429) is down for all its events, not just the
  * one tried: its other due rows wait as long as that one, without spending an attempt each (10 s
- * per attempt when it times out). Rows whose window is over fail.
+ * per attempt when it times out), and go just before it next time, so one event the endpoint
+ * always refuses cannot keep the others from their own attempts. Rows whose window is over fail.
  */
 function deferEndpoint(ctx: ServiceContext, endpointId: string, until: number, now: number) {
   return ctx.env.DB.prepare(
     `update webhook_deliveries
      set status = case when created_at + ?1 <= ?2 then 'failed' else status end,
          last_error = case when created_at + ?1 <= ?2 then 'endpoint unavailable until the window ended' else last_error end,
-         next_attempt_at = case when created_at + ?1 <= ?2 then ?2 else min(?3, created_at + ?1) end
+         next_attempt_at = case when created_at + ?1 <= ?2 then ?2 else min(?3 - 1, created_at + ?1) end
      where endpoint_id = ?4 and status = 'pending' and next_attempt_at <= ?2`,
   )
     .bind(DELIVERY_WINDOW_MS, now, until, endpointId)
@@ -113,11 +114,22 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; ur
   }
 }
 
+// A Worker has at most six requests waiting for response headers at once; more queue, and the
+// queue counts against each attempt's timeout. Five turns at a time keep a healthy endpoint's
+// request from timing out behind hung ones.
+const TURNS_AT_ONCE = 5;
+
 /** Delivers what is due now; returns when the next pending delivery is due (ms), or null. */
 export async function deliverDue(ctx: ServiceContext, projectId: string): Promise<number | null> {
   const now = Date.now();
-  const endpoints = await liveEndpoints(ctx, projectId).all();
-  await Promise.all(endpoints.map((endpoint) => deliverToEndpoint(ctx, endpoint, now)));
+  const waiting = await liveEndpoints(ctx, projectId).all();
+  const turns = Array.from({ length: Math.min(TURNS_AT_ONCE, waiting.length) }, async () => {
+    for (let endpoint = waiting.shift(); endpoint; endpoint = waiting.shift()) await deliverToEndpoint(ctx, endpoint, now);
+  });
+  // Every turn ends before the alarm does, even when one fails: the next alarm must not find
+  // this one's attempts still in flight.
+  const failed = (await Promise.allSettled(turns)).find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
   // Same filter as the due query: a row it skips must not keep waking the dispatcher.
   const next = await nextDueDelivery(ctx, projectId).get();
   return next?.at ? Math.max(next.at.getTime(), Date.now()) : null;

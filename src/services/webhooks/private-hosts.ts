@@ -49,16 +49,17 @@ function isPrivateIpv6(groups: number[]): boolean {
   if ((first & 0xfe00) === 0xfc00) return true; // unique-local fc00::/7
   if ((first & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
   if ((first & 0xff00) === 0xff00) return true; // multicast ff00::/8
+  if (first === 0x64 && groups[1] === 0xff9b && groups[2] === 1) return true; // local-use NAT64 64:ff9b:1::/48, never public
   // ::/96 (::, ::1 and the old IPv4-compatible form), ::ffff:0:0/96 (IPv4-mapped),
-  // ::ffff:0:0:0/96 (IPv4-translated) and the NAT64 prefixes 64:ff9b::/96 and 64:ff9b:1::/48
-  // carry an IPv4 address in their last 32 bits; 6to4 (2002::/16) in groups 1 and 2. Judge it.
+  // ::ffff:0:0:0/96 (IPv4-translated) and the NAT64 prefix 64:ff9b::/96 carry an IPv4 address in
+  // their last 32 bits; 6to4 (2002::/16) in groups 1 and 2. Judge it.
   const prefix = groups.slice(0, 6);
   const zeros = (list: number[]) => list.every((group) => group === 0);
   const embedsIpv4 =
     zeros(prefix) ||
     (zeros(prefix.slice(0, 5)) && prefix[5] === 0xffff) ||
     (zeros(prefix.slice(0, 4)) && prefix[4] === 0xffff && prefix[5] === 0) ||
-    (first === 0x64 && groups[1] === 0xff9b && (zeros(prefix.slice(2)) || groups[2] === 1));
+    (first === 0x64 && groups[1] === 0xff9b && zeros(prefix.slice(2)));
   if (embedsIpv4 && isPrivateIpv4(groups[6]! * 0x10000 + groups[7]!)) return true;
   return first === 0x2002 && isPrivateIpv4(groups[1]! * 0x10000 + groups[2]!);
 }

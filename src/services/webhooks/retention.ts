@@ -7,7 +7,8 @@ const RETENTION_MS = DELIVERY_LOG_DAYS * 24 * 60 * 60 * 1000;
 const ROWS_PER_SWEEP = 1_000;
 
 export async function purgeDeliveryLog(db: D1Database, nowMs: number): Promise<void> {
-  // next_attempt_at is when a finished row was last attempted (or failed); on webhook_deliveries_due_idx.
+  // A finished row's next_attempt_at is its last attempt, its failure, or (failed by an endpoint's
+  // deletion) when it was due; on webhook_deliveries_due_idx.
   const finishedBefore = (status: "delivered" | "failed") =>
     db
       .prepare(
