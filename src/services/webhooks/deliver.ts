@@ -1,6 +1,6 @@
 // Sends a project's due deliveries. At least once: a delivery is marked delivered only after a
 // 2xx answer; anything else is retried with backoff until 24 h after the event. Each endpoint is
-// served on its own, all of them at once, so one that is down or slow holds up none of the
+// served in a turn of its own, side by side, so one that is down or slow holds up none of the
 // project's others (decision 59).
 import { and, asc, eq, isNull, lte, min } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
