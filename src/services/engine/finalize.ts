@@ -5,8 +5,8 @@ import type { TransactionReceipt } from "../../chain/transactions";
 import { eq } from "drizzle-orm";
 import { transactions } from "../../db/schema";
 import { getChain } from "../../lib/chains";
-import { IsolateCache } from "../../lib/isolate-cache";
 import { claimLog, newLogGuard, type AssetFields } from "../chain-events/apply";
+import { knownCollections } from "../collections/known-collections";
 import { mintKey } from "../indexer/asset-fields";
 import { logEffects } from "../indexer/apply-logs";
 import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "../indexer/decode";
@@ -121,7 +121,7 @@ async function confirmedEffects(
   const chain = getChain(ctx.env, record.chainId);
   const events = decodeIndexedLogs(receipt.logs, chain.seaportAddress);
   if (!events.length) return [];
-  const known = await knownCollections(db, chain.chainId, events);
+  const known = await knownCollections(db, chain.chainId, events.filter((e) => e.type !== "seaport").map(contractOf));
   const relevant = events.filter((event) => event.type === "seaport" || known.has(contractOf(event)));
 
   const assets = new Map<string, AssetFields>();
@@ -161,25 +161,4 @@ function contractOf(event: IndexedEvent): string {
     case "seaport":
       return "";
   }
-}
-
-// Contracts seen in `collections`, per isolate: a collection is only ever removed when its drop's
-// deployment failed (no contract, so no logs), while one registered a moment ago must be seen at
-// once, so only "known" is cached, never "unknown".
-const knownCollectionCache = new IsolateCache<true>(60_000);
-
-async function knownCollections(db: D1Database, chainId: number, events: IndexedEvent[]): Promise<Set<string>> {
-  const contracts = [...new Set(events.filter((e) => e.type !== "seaport").map(contractOf))];
-  const known = new Set(contracts.filter((contract) => knownCollectionCache.get(`${chainId}:${contract}`)));
-  const unsure = contracts.filter((contract) => !known.has(contract));
-  if (!unsure.length) return known;
-  const rows = await db
-    .prepare(`select contract_address from collections where chain_id = ? and contract_address in (${unsure.map(() => "?").join(", ")})`)
-    .bind(chainId, ...unsure)
-    .all<{ contract_address: string }>();
-  for (const { contract_address: contract } of rows.results) {
-    known.add(contract);
-    knownCollectionCache.set(`${chainId}:${contract}`, true);
-  }
-  return known;
 }

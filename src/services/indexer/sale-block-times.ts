@@ -1,6 +1,7 @@
 // The block times a range's sales need (`sales.sold_at`), read once per block per run.
 import { blockTimestampMs } from "../../chain/log-reader";
 import { saleOf } from "../chain-events/seaport-sale";
+import { knownCollections } from "../collections/known-collections";
 import type { RangeScope } from "./apply-logs";
 import type { IndexedEvent } from "./decode";
 
@@ -19,27 +20,11 @@ export async function fetchSaleBlockTimes(scope: RangeScope, events: IndexedEven
     return sale ? [{ block: e.blockNumber, contract: sale.contract }] : [];
   });
   if (!sales.length) return;
-  const known = await knownCollections(scope.db, scope.chain.chainId, [...new Set(sales.map((sale) => sale.contract))]);
+  const known = await knownCollections(scope.db, scope.chain.chainId, sales.map((sale) => sale.contract));
   const blocks = [...new Set(sales.filter((sale) => known.has(sale.contract)).map((sale) => sale.block))].filter((block) => !scope.blockTimes.has(block));
   for (let i = 0; i < blocks.length; i += BLOCK_READS_IN_FLIGHT) {
     const chunk = blocks.slice(i, i + BLOCK_READS_IN_FLIGHT);
     const times = await Promise.all(chunk.map((block) => blockTimestampMs(scope.chain.rpcUrl, block)));
     chunk.forEach((block, index) => scope.blockTimes.set(block, times[index]!));
   }
-}
-
-const CONTRACTS_PER_QUERY = 99; // plus the chain id: D1 allows 100 bound parameters
-
-/** The contracts among `contracts` that have a collection row (tracked or not: sales attach to it). */
-async function knownCollections(db: D1Database, chainId: number, contracts: string[]) {
-  const known = new Set<string>();
-  for (let i = 0; i < contracts.length; i += CONTRACTS_PER_QUERY) {
-    const chunk = contracts.slice(i, i + CONTRACTS_PER_QUERY);
-    const { results } = await db
-      .prepare(`select contract_address from collections where chain_id = ? and contract_address in (${chunk.map(() => "?").join(", ")})`)
-      .bind(chainId, ...chunk)
-      .all<{ contract_address: string }>();
-    for (const row of results) known.add(row.contract_address);
-  }
-  return known;
 }
