@@ -1,10 +1,12 @@
 export interface FaultRule {
   method: string;
-  action: "fail" | "lose-response" | "delay";
+  action: "fail" | "lose-response" | "delay" | "answer-error" | "answer-null";
   times?: number;
   probability?: number;
   delayMs?: number;
   maxDelayMs?: number;
+  /** The JSON-RPC error an `answer-error` rule answers with (default -32000 "upstream error"). */
+  error?: { code: number; message: string };
 }
 export interface RpcProxy {
   url: string;
@@ -14,10 +16,12 @@ export interface RpcProxy {
     failed: number;
     lost: number;
     delayed: number;
+    rewritten: number;
     byMethod: Record<string, number>;
     failedByMethod: Record<string, number>;
     lostByMethod: Record<string, number>;
     delayedByMethod: Record<string, number>;
+    rewrittenByMethod: Record<string, number>;
   };
   stop(): Promise<void>;
 }

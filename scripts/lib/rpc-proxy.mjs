@@ -3,12 +3,16 @@
 // node acted, or delays them. Rules are set over HTTP (POST /__faults) so tests running inside
 // workerd can drive it.
 //
-// Rule: { method: "eth_sendRawTransaction" | "*", action: "fail" | "lose-response" | "delay",
-//         times?: number (default: forever), probability?: number (default 1), delayMs?: number,
-//         maxDelayMs?: number (random delay up to this) }
+// Rule: { method: "eth_sendRawTransaction" | "*", action: "fail" | "lose-response" | "delay" |
+//         "answer-error" | "answer-null", times?: number (default: forever), probability?: number
+//         (default 1), delayMs?: number, maxDelayMs?: number (random delay up to this),
+//         error?: { code: number, message: string } (for answer-error) }
 //   fail           answer HTTP 503 without forwarding (the node never sees the call)
 //   lose-response  forward, then answer HTTP 502 (the node acted; the caller can't know)
 //   delay          forward after delayMs (or a random 0..maxDelayMs)
+//   answer-error   forward, then answer with rule.error as a JSON-RPC error: a gateway or another
+//                  node behind a load balancer that says no after the node took the call
+//   answer-null    answer `result: null` without forwarding: a replica that has not seen it yet
 // onCall (optional) sees every call once it is answered: { payload, fault, status, text, startedAt,
 // endedAt } (fault = the rule's action or null; times from Date.now()). The soak keeps each
 // broadcast this way, so a transaction's whole history can be rebuilt when one goes wrong.
@@ -18,7 +22,18 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
   let rules = [];
   // byMethod counts every call; the *ByMethod maps say which calls a fault hit (a batch counts
   // under its methods joined with ","), so a soak can report where its faults landed.
-  const stats = { calls: 0, failed: 0, lost: 0, delayed: 0, byMethod: {}, failedByMethod: {}, lostByMethod: {}, delayedByMethod: {} };
+  const stats = {
+    calls: 0,
+    failed: 0,
+    lost: 0,
+    delayed: 0,
+    rewritten: 0,
+    byMethod: {},
+    failedByMethod: {},
+    lostByMethod: {},
+    delayedByMethod: {},
+    rewrittenByMethod: {},
+  };
   const countFault = (map, methods) => {
     const key = methods.join(",");
     map[key] = (map[key] ?? 0) + 1;
@@ -35,6 +50,12 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
   const forward = async (body) => {
     const response = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
     return { status: response.status, text: await response.text() };
+  };
+
+  // A JSON-RPC answer of our own for each call of the payload (a batch gets a batch).
+  const rewrite = (payload, answer) => {
+    const one = (call) => ({ jsonrpc: "2.0", id: call?.id ?? null, ...answer });
+    return JSON.stringify(Array.isArray(payload) ? payload.map(one) : one(payload));
   };
 
   const methodsOf = (payload) => (Array.isArray(payload) ? payload.map((p) => p?.method) : [payload?.method]);
@@ -87,7 +108,25 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
         const ms = rule.delayMs ?? Math.floor(Math.random() * (rule.maxDelayMs ?? 1000));
         await new Promise((resolve) => setTimeout(resolve, ms));
       }
+      if (rule?.action === "answer-null") {
+        stats.rewritten += 1;
+        countFault(stats.rewrittenByMethod, methods);
+        const text = rewrite(payload, { result: null });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(text);
+        seen("answer-null", 200, text);
+        return;
+      }
       const answer = await forward(body);
+      if (rule?.action === "answer-error") {
+        stats.rewritten += 1;
+        countFault(stats.rewrittenByMethod, methods);
+        const text = rewrite(payload, { error: rule.error ?? { code: -32000, message: "upstream error" } });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(text);
+        seen("answer-error", 200, text);
+        return;
+      }
       if (rule?.action === "lose-response") {
         stats.lost += 1;
         countFault(stats.lostByMethod, methods);

@@ -36,25 +36,38 @@ export async function signTransaction(account: HDAccount, tx: UnsignedTransactio
   return { raw, hash: keccak256(raw) };
 }
 
-export async function broadcastRaw(rpcUrl: string, raw: string): Promise<BroadcastOutcome> {
+/** Whose bytes are being sent: the wallet and the nonce they were signed with. */
+export interface BroadcastSender {
+  address: string;
+  nonce: number;
+}
+
+export async function broadcastRaw(rpcUrl: string, raw: string, sender: BroadcastSender): Promise<BroadcastOutcome> {
   try {
     await publicClient(rpcUrl).sendRawTransaction({ serializedTransaction: raw as Hex });
     return { kind: "accepted" };
   } catch (error) {
     const outcome = classifyBroadcastError(error);
-    // Nodes answer "already known" / "already imported" for these very bytes (another copy got
-    // there first, e.g. the watcher's rebroadcast overtaking a slow first send), and viem files
-    // that under "nonce too low": only the node can say whether the nonce went to our bytes.
-    return outcome.kind === "nonce_too_low" ? await nonceTakenBy(rpcUrl, keccak256(raw as Hex)) : outcome;
+    if (outcome.kind === "transient" || outcome.kind === "underpriced") return outcome;
+    return refusalConfirmed(rpcUrl, keccak256(raw as Hex), sender, outcome);
   }
 }
 
-async function nonceTakenBy(rpcUrl: string, hash: Hex): Promise<BroadcastOutcome> {
+/**
+ * A refusal is acted on (the nonce released or moved past) only once the node agrees. Behind a
+ * gateway or a load balancer the answer can come from a node that did not take the bytes while
+ * another did: a timeout passed on as a JSON-RPC error, or "already known" (which viem files
+ * under "nonce too low") for a copy the watcher's rebroadcast got in first. So: bytes the node
+ * knows were accepted, and "nonce too low" holds only once a mined transaction has the nonce.
+ */
+async function refusalConfirmed(rpcUrl: string, hash: Hex, sender: BroadcastSender, refusal: BroadcastOutcome): Promise<BroadcastOutcome> {
   try {
-    return (await nodeKnowsTransaction(rpcUrl, hash)) ? { kind: "accepted" } : { kind: "nonce_too_low" };
+    if (await nodeKnowsTransaction(rpcUrl, hash)) return { kind: "accepted" };
+    if (refusal.kind !== "nonce_too_low") return refusal;
+    return (await transactionCount(rpcUrl, sender.address, "latest")) > sender.nonce ? refusal : { kind: "transient" };
   } catch {
-    // No answer: the watcher finds out which transaction took the nonce.
-    return { kind: "transient" };
+    // No answer: the watcher finds out which transaction took a nonce; other refusals stand.
+    return refusal.kind === "nonce_too_low" ? { kind: "transient" } : refusal;
   }
 }
 

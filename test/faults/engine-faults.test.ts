@@ -32,8 +32,14 @@ async function setFaults(rules: FaultRule[]) {
 
 /** How often the proxy has injected `rule`'s fault so far. */
 function injected(stats: ProxyStats, rule: FaultRule): number {
-  const [total, byMethod] =
-    rule.action === "fail" ? [stats.failed, stats.failedByMethod] : rule.action === "lose-response" ? [stats.lost, stats.lostByMethod] : [stats.delayed, stats.delayedByMethod];
+  const counters: Record<FaultRule["action"], [number, Record<string, number>]> = {
+    fail: [stats.failed, stats.failedByMethod],
+    "lose-response": [stats.lost, stats.lostByMethod],
+    delay: [stats.delayed, stats.delayedByMethod],
+    "answer-error": [stats.rewritten, stats.rewrittenByMethod],
+    "answer-null": [stats.rewritten, stats.rewrittenByMethod],
+  };
+  const [total, byMethod] = counters[rule.action];
   return rule.method === "*" ? total : (byMethod[rule.method] ?? 0);
 }
 const proxyStats = async () => (await setFaults([])).stats;
@@ -94,6 +100,34 @@ describe("faults between the engine and the node", () => {
   it("does not send twice when the watcher's rebroadcast overtakes a slow first broadcast", async () => {
     // The node gets the watcher's copy first and answers the sequencer's "already known".
     await survivesFault([{ method: "eth_sendRawTransaction", action: "delay", delayMs: 2_500, times: 1 }]);
+  });
+
+  it("keeps a transaction the node took when a gateway answers the broadcast with an error", async () => {
+    // Not "nonce too low", "underpriced" or a 5xx: read alone, a definite refusal. Releasing the
+    // nonce would leave the sent bytes unrecorded and hand the nonce to the next request.
+    await survivesFault([{ method: "eth_sendRawTransaction", action: "answer-error", error: { code: -32000, message: "upstream request timeout" }, times: 1 }]);
+    await survivesFault([]);
+  });
+
+  it("does not re-sign on 'already known' from a node behind a load balancer that another node answered for", async () => {
+    // The broadcast reached the pool; the answer says "already known" (viem: nonce too low) and
+    // the hash lookup lands on a replica that has not seen the bytes yet. The nonce is not mined
+    // (mining is paused), so it cannot have gone to another transaction.
+    const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
+    const rewrittenBefore = (await proxyStats()).rewritten;
+    await pauseMining();
+    await setFaults([
+      { method: "eth_sendRawTransaction", action: "answer-error", error: { code: -32000, message: "already known" }, times: 1 },
+      { method: "eth_getTransactionByHash", action: "answer-null", times: 1 },
+    ]);
+    const { tx, tokenId } = await claimOne();
+    const { stats } = await setFaults([]);
+    expect(stats.rewritten - rewrittenBefore).toBe(2);
+    await resumeMining();
+    expect((await waitForTransaction(tx.id, project.apiKey)).status).toBe("confirmed");
+    expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+    expect(await totalMinted()).toBe(mintedBefore + 1n);
   });
 
   it("keeps polling through failing and slow receipt calls", async () => {

@@ -212,7 +212,7 @@ export class SequencerCore {
       // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
       //    A fee cap under the next block's base fee is the watcher's too: it re-prices the same
       //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
-      const outcome = await broadcastRaw(chain.rpcUrl, signed.raw);
+      const outcome = await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
       if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
       if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
         // Someone else used this nonce (a transaction sent outside the service): move past it.
@@ -349,7 +349,7 @@ export class SequencerCore {
         const fees = await this.feeQuote(chain.rpcUrl, true);
         for (const nonce of unmined) {
           const signed = await signTransaction(account, { chainId, nonce, to: account.address, data: "0x", value: 0n, gas: 21_000n, ...fees });
-          await broadcastRaw(chain.rpcUrl, signed.raw);
+          await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
           sent.push(nonce);
         }
       }

@@ -35,6 +35,8 @@ export class SupersededRecord extends Error {
   override readonly name = "SupersededRecord";
 }
 
+const senderOf = (record: WatchedTransaction) => ({ address: record.walletAddress, nonce: record.nonce });
+
 /** One attempt of a transaction: a nonce re-sign starts a new one, a fee bump does not. */
 export const attemptOf = (record: WatchedTransaction) => record.hashes[0]!.hash;
 
@@ -111,7 +113,7 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
     if (!record.filling && !(await rowExists(ctx.db, record.id))) return unannounced(rpcUrl, record, config, sequencer, store);
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
-    underpriced = (await broadcastRaw(rpcUrl, record.raw)).kind === "underpriced";
+    underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
     record.pendingSinceBlock = null;
   } else if (record.pendingSinceBlock === null) {
     record.pendingSinceBlock = head;
@@ -122,13 +124,13 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   if (overdue && !record.filling) {
     record = await sequencer.fill(record);
     await store.save(record);
-    await broadcastRaw(rpcUrl, record.raw);
+    await broadcastRaw(rpcUrl, record.raw, senderOf(record));
   } else if ((stalled || underpriced) && record.bumps < config.maxBumps) {
     record = await sequencer.bump(record);
     await store.save(record);
     // The record shows the latest hash of the intended transaction, never the filler's.
     if (!record.filling) await updatePendingHash(ctx.db, record.id, record.hashes.at(-1)!.hash, record.nonce);
-    await broadcastRaw(rpcUrl, record.raw);
+    await broadcastRaw(rpcUrl, record.raw, senderOf(record));
   }
   return { record, nextPollInMs: pollDelay(config, record.polls) };
 }
@@ -149,7 +151,7 @@ async function unannounced(
   if (Date.now() - record.createdAt < UNANNOUNCED_GRACE_MS) return { record, nextPollInMs: pollDelay(config, record.polls) };
   const filler = await sequencer.fill(record);
   await store.save(filler);
-  await broadcastRaw(rpcUrl, filler.raw);
+  await broadcastRaw(rpcUrl, filler.raw, senderOf(filler));
   return { record: filler, nextPollInMs: pollDelay(config, filler.polls) };
 }
 
