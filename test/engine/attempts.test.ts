@@ -3,11 +3,11 @@
 // its D1 row, not the watcher's stored record.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { watcherStub } from "../../src/durable-objects/stubs";
 import { serviceContext } from "../../src/services/context";
 import { finalizeTransaction } from "../../src/services/engine/finalize";
-import { insertPendingRow } from "../../src/services/engine/transaction-rows";
+import { insertPendingRow, updatePendingHash } from "../../src/services/engine/transaction-rows";
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
 import { attemptOf, NONCE_TAKEN_CONFIRM_MS, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
@@ -75,6 +75,41 @@ describe("a transaction re-signed at a new nonce", () => {
     const resigned = await insertPendingRow(db, intent, { nonce: 4, hash: hash(4), fromAddress: project.walletAddress, createdAt: new Date() });
     expect(resigned).toBeUndefined();
     expect(await rowOf(intent.transactionId)).toMatchObject({ status: "failed", nonce: 3 });
+  });
+
+  it("sends a new attempt's bytes only once its row shows that attempt's nonce", async () => {
+    const project = await createTestProject("Attempts unannounced");
+    const intent = intentFor(project.id, project.walletAddress);
+    const ctx = serviceContext(env);
+    // The re-sign's row write has not landed: the row still shows the first attempt.
+    await insertPendingRow(ctx.db, intent, { nonce: 20, hash: hash(20), fromAddress: project.walletAddress, createdAt: new Date() });
+    const second = attempt(intent, 21);
+    const untouched: SequencerPort = {
+      bump: () => Promise.reject(new Error("no bump expected")),
+      fill: () => Promise.reject(new Error("no fill expected")),
+      settleReservation: () => Promise.resolve(),
+      releaseSubject: () => Promise.resolve(),
+    };
+    const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true) };
+    const broadcasts: string[] = [];
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      if (typeof init?.body === "string" && init.body.includes('"eth_sendRawTransaction"')) broadcasts.push(init.body);
+      return realFetch(input, init);
+    });
+    try {
+      await pollOnce(ctx, second, untouched, store);
+      expect(broadcasts).toEqual([]);
+      await insertPendingRow(ctx.db, intent, { nonce: 21, hash: hash(21), fromAddress: project.walletAddress, createdAt: new Date() });
+      await pollOnce(ctx, second, untouched, store);
+      expect(broadcasts).toHaveLength(1);
+    } finally {
+      vi.restoreAllMocks();
+    }
+
+    // A fee bump of the replaced attempt cannot put its hash on the row either.
+    await updatePendingHash(ctx.db, intent.transactionId, hash(99), 20);
+    expect(await rowOf(intent.transactionId)).toEqual({ status: "pending", nonce: 21, transaction_hash: hash(21) });
   });
 
   it("keeps a poll of the old attempt from writing its record back over the new one, or over a withdrawal", async () => {

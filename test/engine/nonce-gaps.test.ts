@@ -5,10 +5,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Address } from "viem";
 import { watcherStub } from "../../src/durable-objects/stubs";
-import type { WatcherPort } from "../../src/services/engine/sequencer";
+import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
-import { fundedProject, newCore, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
+import { fundedProject, newCore, noGapCheck, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 
@@ -17,6 +17,19 @@ interface StoredNonces {
   released: number[];
   inflight?: { nonce: number; transactionId: string; at: number }[];
   filling?: number[];
+}
+
+/** `db` as it is, except that every statement deleting a transactions row fails. */
+function rowDeletesFail(db: D1Database): D1Database {
+  const unavailable = () => Promise.reject(new Error("D1 is unavailable"));
+  const failing = { bind: () => failing, run: unavailable, all: unavailable, raw: unavailable, first: unavailable };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") return (sql: string) => (/^delete from "transactions"/i.test(sql) ? failing : target.prepare(sql));
+      const value: unknown = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** The wallet's transaction with this nonce among the last few blocks. */
@@ -92,6 +105,38 @@ describe("the sequencer's gap check", () => {
       return restarted.submit(next);
     });
 
+    expect(nextResult.ok).toBe(true);
+    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
+    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+  });
+
+  it("leaves a withdrawal whose row could not be deleted to the gap check, which deletes it and reuses its nonce", async () => {
+    const { project, walletIndex, nextNonce: nonceBefore } = await fundedProject("Row delete failed");
+    // The watcher cannot store the record (a definite refusal, so a withdrawal); forget works.
+    const unstored = (id: string): WatcherPort => ({
+      track: () => Promise.reject(new Error("the watcher's storage is unavailable")),
+      forget: () => watcherStub(env, id).forget(),
+      record: () => watcherStub(env, id).record(),
+    });
+    const withdrawn = transferIntent(project, walletIndex);
+    const next = transferIntent(project, walletIndex);
+    const rowOf = (id: string) => env.DB.prepare("select status from transactions where id = ?").bind(id).first<{ status: string }>();
+
+    const nextResult = await withSequencerStorage(project, async (storage) => {
+      const refused = await new SequencerCore({ ...env, DB: rowDeletesFail(env.DB) }, storage, unstored, noGapCheck).submit(withdrawn);
+      expect(refused.ok).toBe(false);
+      // The row is still there, so its nonce is not free yet: it waits for the gap check.
+      expect(await rowOf(withdrawn.transactionId)).toEqual({ status: "pending" });
+      const stored = (await storage.get<StoredNonces>("nonce"))!;
+      expect([stored.inflight?.map((entry) => entry.nonce), stored.released]).toEqual([[nonceBefore], []]);
+      await storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
+      const restarted = newCore(storage);
+      await restarted.checkGaps(walletIndex, 1868);
+      expect((await storage.get<StoredNonces>("nonce"))?.inflight).toEqual([]);
+      return restarted.submit(next);
+    });
+
+    expect(await rowOf(withdrawn.transactionId)).toBeNull();
     expect(nextResult.ok).toBe(true);
     const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
     expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   drop = deployed.body.drop;
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: creator.secretKey,
-    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 9 },
+    body: { contractAddress: drop.contractAddress, recipientAddress: seller.address, quantity: 11 },
   });
   await waitForTransaction(claimed.body.transactions[0].id, creator.apiKey);
 });
@@ -107,6 +107,20 @@ describe("buying listed orders with the project wallet", () => {
 
     const again = await buy([good]);
     expect(again.body[0].result[0]).toMatchObject({ type: "error", result: { code: "order_not_fillable" } });
+  });
+
+  it("answers with the fill already sent when a later order fails inside the service", async () => {
+    const [sent, broken] = [await listToken("10", ETHER / 20n), await listToken("11", ETHER / 20n)];
+    // A stored order the service cannot read back stands in for any internal failure after a fill went out.
+    await env.DB.prepare("update orders set parameters = '{' where order_hash = ?").bind(broken).run();
+    const { status, body } = await buy([sent, broken]);
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body[0].result).toEqual([{ type: "transaction", result: expect.objectContaining({ status: "pending" }) }]);
+    expect(body[1]).toEqual({ id: broken, result: [{ type: "error", result: { code: "internal_error", message: expect.stringContaining("no fill of it was sent") } }] });
+    expect((await waitForTransaction(body[0].result[0].result.id, buyer.apiKey)).status).toBe("confirmed");
+    expect((await ownerOf(drop.contractAddress, 10n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+    // Alone, the broken order fails the whole request: nothing went out, so a retry is safe.
+    expectEnvelope(await buy([broken]), 500, "internal_error");
   });
 
   it("refuses a second buy of an order while the first is pending, without sending anything", async () => {

@@ -242,7 +242,8 @@ export class SequencerCore {
    * hold, token ids and nonce, then answers `refusal`. A watcher that could not be told to forget
    * keeps the nonce: it never sends bytes without a row and fills the nonce instead (decision 26).
    * If the row could not be deleted either, that watcher may still send them: the answer then
-   * says the outcome is unknown, and the hold stays until the watcher settles.
+   * says the outcome is unknown, and the hold stays until the watcher settles. A row that could
+   * not be deleted after a successful `forget` is left to the gap check, nonce and all.
    */
   private async withdrawn(intent: TxIntent, nonce: number, refusal: SubmitFailure): Promise<SubmitFailure> {
     const { db } = serviceContext(this.env);
@@ -265,7 +266,13 @@ export class SequencerCore {
       await this.pendingSubjects.release(intent, intent.transactionId, false);
       return refusal;
     }
-    if (deleted.status === "rejected") await deleteUnsentRow(db, intent.transactionId).catch(() => undefined);
+    if (deleted.status === "rejected" && !(await deleteUnsentRow(db, intent.transactionId).then(() => true, () => false))) {
+      // A pending row with no watcher would show `pending` for good: the gap check deletes it
+      // later (the watcher holds nothing) and only then releases the nonce and token ids.
+      await this.nonces.unsure(nonce, holderOf(intent));
+      await this.pendingSubjects.release(intent, intent.transactionId, false);
+      return refusal;
+    }
     await this.giveBack(holderOf(intent), nonce);
     return refusal;
   }

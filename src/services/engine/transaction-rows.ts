@@ -41,12 +41,15 @@ export function insertPendingRow(
     .get();
 }
 
-/** A fee bump or nonce re-sign: same record, new hash; only while still pending. */
+/**
+ * A fee bump: same record, same nonce, new hash; only while still pending at that nonce, so a
+ * bump of an attempt a nonce re-sign replaced cannot put its hash on the new attempt's row.
+ */
 export async function updatePendingHash(db: Db, id: string, hash: string, nonce: number) {
   await db
     .update(transactions)
-    .set({ transactionHash: hash, nonce, updatedAt: new Date() })
-    .where(and(eq(transactions.id, id), eq(transactions.status, "pending")));
+    .set({ transactionHash: hash, updatedAt: new Date() })
+    .where(and(eq(transactions.id, id), eq(transactions.status, "pending"), eq(transactions.nonce, nonce)));
 }
 
 /** The request failed before anything reached the chain: no transaction exists to show. */
@@ -54,7 +57,11 @@ export async function deleteUnsentRow(db: Db, id: string) {
   await db.delete(transactions).where(and(eq(transactions.id, id), eq(transactions.status, "pending")));
 }
 
-/** Whether the transaction's row exists at all (a withdrawn transaction has none). */
-export async function rowExists(db: Db, id: string): Promise<boolean> {
-  return (await db.select({ id: transactions.id }).from(transactions).where(eq(transactions.id, id)).get()) !== undefined;
+/**
+ * Whether the row announces this attempt: a withdrawn transaction has no row, and a nonce
+ * re-sign whose row write has not landed (or failed) leaves the row at the other attempt's nonce.
+ */
+export async function rowAnnounces(db: Db, id: string, nonce: number): Promise<boolean> {
+  const row = await db.select({ id: transactions.id }).from(transactions).where(and(eq(transactions.id, id), eq(transactions.nonce, nonce))).get();
+  return row !== undefined;
 }

@@ -9,7 +9,7 @@ import type { ServiceContext } from "../context";
 import { engineConfig } from "./config";
 import { finalizeTransaction, type Settlement } from "./finalize";
 import { holdsSubject, type SubjectRef } from "./pending-subjects";
-import { rowExists, updatePendingHash } from "./transaction-rows";
+import { rowAnnounces, updatePendingHash } from "./transaction-rows";
 import type { SentHash, WatchedTransaction } from "./types";
 
 export interface SequencerPort {
@@ -110,7 +110,7 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   const head = Number(await blockNumber(rpcUrl));
   let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
-    if (!record.filling && !(await rowExists(ctx.db, record.id))) return unannounced(rpcUrl, record, config, sequencer, store);
+    if (!record.filling && !(await rowAnnounces(ctx.db, record.id, record.nonce))) return unannounced(rpcUrl, record, config, sequencer, store);
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
     underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";

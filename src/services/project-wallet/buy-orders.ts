@@ -8,6 +8,7 @@ import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson 
 import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, type ErrorCode } from "../../lib/errors";
+import { logError } from "../../lib/log";
 import type { ServiceContext } from "../context";
 import { getProjectRow } from "../projects";
 import type { TransactionView } from "../transactions/transaction-view";
@@ -50,6 +51,9 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
 
 const erc20Total = (order: OrderComponentsJson) =>
   order.consideration.filter((item) => item.itemType === ITEM_TYPE.ERC20).reduce((sum, item) => sum + BigInt(item.startAmount), 0n);
+
+const sentAny = (done: { result: BuyResultItem[] }[], current: BuyResultItem[]) =>
+  [...done.flatMap((entry) => entry.result), ...current].some((item) => item.type === "transaction");
 
 export async function buyOrders(ctx: ServiceContext, projectId: string, input: { chainId: number; orderHashes: string[] }) {
   const chain = getChain(ctx.env, input.chainId);
@@ -97,9 +101,16 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
       });
       items.push({ type: "transaction", result: fill.transaction });
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
       if (committed) payments.uncommit(committed.token, committed.amount);
-      items.push({ type: "error", result: { code: error.code, message: error.message } });
+      if (!(error instanceof AppError)) {
+        // Nothing out yet: the request fails whole and can be retried. Once a transaction is out,
+        // the answer must name it (decision 28): this order gets an error item instead.
+        if (!sentAny(results, items)) throw error;
+        logError(ctx.env, { where: "buyOrders", orderHash }, error);
+        items.push({ type: "error", result: { code: "internal_error", message: "this order could not be bought because of an internal error; no fill of it was sent" } });
+      } else {
+        items.push({ type: "error", result: { code: error.code, message: error.message } });
+      }
     }
     results.push({ id: sentHash, result: items });
   }
