@@ -504,7 +504,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h. Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on `body.url`. Host names are not resolved, so a public name that points at a private address is not caught. `Idempotency-Key` is ignored here (decision 31): replaying the response would mean storing the secret. A retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
+         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h. Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on `body.url`. Host names are not resolved, so a public name that points at a private address is not caught. With an `Idempotency-Key`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -4604,7 +4604,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4675,7 +4678,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: conflict */
+            /** @description Error: conflict, idempotency_conflict */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -17,15 +17,24 @@ const REPLAYED_HEADERS = ["content-type", "deprecation", "link"];
 export const ADMIN_IDEMPOTENCY_SCOPE = "admin";
 
 /**
+ * How a response holding a secret shown once is kept for replays: stored without the secret,
+ * which the replay derives again (decision 31).
+ */
+export interface StoredResponseCodec {
+  store(body: string, status: number): string;
+  replay(stored: string, status: number, env: Env): Promise<string>;
+}
+
+/**
  * `Idempotency-Key` for POSTs that sign or store (runs after auth, before validation): the
  * first response (2xx or 4xx) is stored and replayed for 24 h with `Idempotent-Replayed: true`.
  * Keys are scoped per `scopeOf` (the project, or the admin scope), as Stripe scopes them per
  * account rather than per key. The stored response is plain text in D1, so only for responses
  * whose secrets the project can read again anyway (a deploy's `blindboxKey` is also on its
- * GET /v1/drops/{id}); key creation and webhook registration, whose secret is shown once, are
- * exempt (decision 31).
+ * GET /v1/drops/{id}) or that `codec` keeps without their secret (webhook registration); key
+ * creation, whose plain key cannot be derived again, is exempt (decision 31).
  */
-const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string): MiddlewareHandler<AppBindings> => async (c, next) => {
+const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string, codec?: StoredResponseCodec): MiddlewareHandler<AppBindings> => async (c, next) => {
   const key = c.req.header("idempotency-key");
   if (key === undefined) return next();
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
@@ -40,7 +49,8 @@ const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string): Midd
   if (start.kind === "replay") {
     for (const [name, value] of Object.entries(start.headers)) c.header(name, value);
     c.header("idempotent-replayed", "true");
-    return c.body(start.body, start.status as ContentfulStatusCode);
+    const body = codec ? await codec.replay(start.body, start.status, c.env) : start.body;
+    return c.body(body, start.status as ContentfulStatusCode);
   }
 
   await next();
@@ -51,7 +61,8 @@ const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string): Midd
   }
   const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (c.res.headers.has(name) ? [[name, c.res.headers.get(name)!]] : [])));
   try {
-    await completeIdempotentRequest(ctx, projectId, key, { status: c.res.status, body: await c.res.clone().text(), headers });
+    const body = await c.res.clone().text();
+    await completeIdempotentRequest(ctx, projectId, key, { status: c.res.status, body: codec ? codec.store(body, c.res.status) : body, headers });
   } catch (error) {
     // The work is done (perhaps a transaction sent): the client still gets its answer. The key
     // stays in progress, so a retry with it is turned away rather than run a second time.
@@ -61,5 +72,7 @@ const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string): Midd
 
 /** For routes behind a project key. */
 export const idempotency = idempotencyScopedBy((c) => c.get("auth").projectId);
+/** For routes behind a project key whose response holds a secret `codec` can derive again. */
+export const idempotencyKeeping = (codec: StoredResponseCodec) => idempotencyScopedBy((c) => c.get("auth").projectId, codec);
 /** For admin routes (behind requireAdmin). */
 export const adminIdempotency = idempotencyScopedBy(() => ADMIN_IDEMPOTENCY_SCOPE);

@@ -1,16 +1,21 @@
-import { createExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
+import { dispatcherStub } from "../../src/durable-objects/stubs";
 import { AppError } from "../../src/lib/errors";
 import { serviceContext } from "../../src/services/context";
+import { insertPendingRow } from "../../src/services/engine/transaction-rows";
+import { announcePending } from "../../src/services/project-wallet/send";
+import { transactionView } from "../../src/services/transactions/transaction-view";
 import { deliverDue, retryDelayMs, ROWS_PER_ENDPOINT } from "../../src/services/webhooks/deliver";
-import { checkWebhookUrl } from "../../src/services/webhooks/endpoints";
+import { checkWebhookUrl } from "../../src/services/webhooks/webhook-url";
 import { enqueueWebhookStatement, webhookPayload } from "../../src/services/webhooks/events";
 import { seedListing, uniqueAddress } from "../fixtures/seed";
 import { ETHER, fund, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
+import { transferIntent } from "../helpers/engine";
 import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { seaportJsList } from "../helpers/seaport";
@@ -64,6 +69,27 @@ describe("webhook endpoints", () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
     expect((await call(`/v1/webhooks/${created.body.id}`, { secretKey: project.secretKey, method: "DELETE" })).status).toBe(204);
     expectEnvelope(await call(`/v1/webhooks/${created.body.id}`, { secretKey: project.secretKey, method: "DELETE" }), 404, "not_found");
+  });
+
+  it("replays a registration sent again under its Idempotency-Key, secret included, without storing the secret", async () => {
+    const key = `register-${crypto.randomUUID()}`;
+    const body = { url: hookUrl("replayed"), events: ["transaction.confirmed"] };
+    const first = await call("/v1/webhooks", { secretKey: project.secretKey, body, headers: { "idempotency-key": key } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const again = await call("/v1/webhooks", { secretKey: project.secretKey, body, headers: { "idempotency-key": key } });
+    expect([again.status, again.headers.get("idempotent-replayed")]).toEqual([201, "true"]);
+    expect(again.body).toEqual(first.body);
+    const stored = await env.DB.prepare("select response_body from idempotency_keys where key = ?").bind(key).first<{ response_body: string }>();
+    expect(JSON.parse(stored!.response_body)).toEqual({ id: first.body.id, url: body.url, events: body.events, createdAt: first.body.createdAt });
+    const listed = await call("/v1/webhooks", { secretKey: project.secretKey });
+    expect(listed.body.data.filter((endpoint: { url: string }) => endpoint.url === body.url)).toHaveLength(1);
+    // The same key for another registration is a conflict, not a replay.
+    expectEnvelope(
+      await call("/v1/webhooks", { secretKey: project.secretKey, body: { ...body, url: hookUrl("other") }, headers: { "idempotency-key": key } }),
+      409,
+      "idempotency_conflict",
+    );
+    await call(`/v1/webhooks/${first.body.id}`, { secretKey: project.secretKey, method: "DELETE" });
   });
 
   it("rejects non-https URLs, unknown events, duplicates, other projects and the wrong key kind", async () => {
@@ -213,6 +239,23 @@ describe("webhook URL gate with ALLOW_LOOPBACK_WEBHOOKS off", () => {
 });
 
 describe("deliveries", () => {
+  it("queues transaction.pending only while the transaction is still pending", async () => {
+    const own = await createTestProject("Late pending");
+    expect((await register("late-pending", ["transaction.pending"], own.secretKey)).status).toBe(201);
+    const ctx = serviceContext(env);
+    const intent = transferIntent(own, 0);
+    const row = await insertPendingRow(ctx.db, intent, { nonce: 0, hash: `0x${"ab".repeat(32)}`, fromAddress: own.walletAddress, createdAt: new Date() });
+    const pendingEvents = async () =>
+      (await env.DB.prepare("select count(*) as n from webhook_deliveries where project_id = ? and event_type = 'transaction.pending'").bind(own.id).first<{ n: number }>())!.n;
+
+    await announcePending(ctx, own.id, transactionView(row!));
+    expect(await pendingEvents()).toBe(1);
+    // Settled before the request got round to announcing it: its final event is already queued.
+    await env.DB.prepare("update transactions set status = 'confirmed' where id = ?").bind(intent.transactionId).run();
+    await announcePending(ctx, own.id, transactionView(row!));
+    expect(await pendingEvents()).toBe(1);
+  });
+
   it("delivers signed transaction.pending and transaction.confirmed events to a loopback receiver", async () => {
     const endpoint = await register("tx", ["transaction.pending", "transaction.confirmed"]);
     const sent = await call("/v1/project-wallet/transfer", {
@@ -389,6 +432,47 @@ describe("one endpoint's trouble", () => {
       .run();
     return payload.id;
   }
+
+  it("sends nothing to an endpoint registered before a rule that now refuses its URL, and fails its deliveries", async () => {
+    const own = await createTestProject("Refused later");
+    // Stored as an older version stored it: 100.64.0.0/10 (CGNAT) was allowed before decision 59.
+    const endpointId = crypto.randomUUID();
+    await env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events, created_at) values (?, ?, ?, ?, ?)")
+      .bind(endpointId, own.id, "https://100.64.1.2/hook", JSON.stringify(["transaction.confirmed"]), Date.now())
+      .run();
+    await queued(endpointId, own.id, 60_000);
+    await queued(endpointId, own.id, 30_000, -3_600_000); // not due yet: it would never be sent either
+    const sent: string[] = [];
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      sent.push(String(input instanceof Request ? input.url : input));
+      return realFetch(input, init);
+    });
+
+    const production = serviceContext({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "false" });
+    expect(await deliverDue(production, own.id)).toBeNull();
+    expect(sent.filter((url) => url.includes("100.64.1.2"))).toEqual([]);
+    const rows = (await rowsOf(endpointId)).results;
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual([
+      ["failed", 0],
+      ["failed", 0],
+    ]);
+    expect(rows[0]!.last_error).toContain("endpoint URL refused: it must not point at");
+  });
+
+  it("keeps an earlier wake-up a kick set while an alarm ran", async () => {
+    const own = await createTestProject("Kicked mid-alarm");
+    const endpoint = await register("kicked-mid-alarm", ["transaction.confirmed"], own.secretKey);
+    await queued(endpoint.body.id, own.id, 1_000, -3_600_000); // the next retry is an hour away
+    const wokenAt = await runInDurableObject(dispatcherStub(env, own.id), async (instance, state) => {
+      await state.storage.put("projectId", own.id);
+      const kickedFor = Date.now() + 60_000; // a fill the indexer found, queued while the alarm ran
+      await state.storage.setAlarm(kickedFor);
+      await instance.alarm();
+      return [await state.storage.getAlarm(), kickedFor];
+    });
+    expect(wokenAt[0]).toBe(wokenAt[1]);
+  });
 
   it("an endpoint that does not answer holds up none of the project's others, and its other events wait with it", async () => {
     const own = await createTestProject("One endpoint down");

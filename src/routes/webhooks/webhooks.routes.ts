@@ -1,8 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { secretKey } from "../../lib/auth";
+import { idempotencyKeeping } from "../../lib/idempotency";
 import { IsoDateTime, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";
+import { registrationResponse } from "../../services/webhooks/stored-response";
+import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
 const tags = ["Webhooks"];
 const EventName = z.string().openapi({ enum: [...WEBHOOK_EVENTS], example: "transaction.confirmed" });
@@ -45,19 +48,22 @@ export const createWebhook = createRoute({
   operationId: "createWebhook",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey] as const,
+  middleware: [secretKey, idempotencyKeeping(registrationResponse)] as const,
   summary: "Register a webhook endpoint",
-  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`, \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h. Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on \`body.url\`. Host names are not resolved, so a public name that points at a private address is not caught. \`Idempotency-Key\` is ignored here (decision 31): replaying the response would mean storing the secret. A retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.`,
-  request: jsonBody(
-    z
-      .strictObject({ url: z.string().max(2048), events: z.array(z.string()).min(1).max(WEBHOOK_EVENTS.length) })
-      .openapi({ example: { url: "https://example.com/hooks/mintyard", events: ["transaction.confirmed", "transaction.failed"] } }),
-    "The https URL to deliver to and the events to send there",
-    { url: exampleEndpoint.url, events: exampleEndpoint.events },
-  ),
+  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`, \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h. Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local or unspecified ranges (IPv4-mapped IPv6 included) are a 400 on \`body.url\`. Host names are not resolved, so a public name that points at a private address is not caught. With an \`Idempotency-Key\`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.`,
+  request: {
+    headers: IdempotencyHeaders,
+    ...jsonBody(
+      z
+        .strictObject({ url: z.string().max(2048), events: z.array(z.string()).min(1).max(WEBHOOK_EVENTS.length) })
+        .openapi({ example: { url: "https://example.com/hooks/mintyard", events: ["transaction.confirmed", "transaction.failed"] } }),
+      "The https URL to deliver to and the events to send there",
+      { url: exampleEndpoint.url, events: exampleEndpoint.events },
+    ),
+  },
   responses: {
     201: jsonContent(CreatedWebhookEndpointSchema, "Endpoint registered", { ...exampleEndpoint, secret: "whsec_q3Jt0f9yVhQ2mB8cX4nZ7pL1sK6dR5wA0eU3iO9gT2" }),
-    ...operationErrors({ auth: "secretKey", body: true }, "conflict"),
+    ...operationErrors({ auth: "secretKey", body: true, idempotent: true }, "conflict"),
   },
 });
 

@@ -78,8 +78,18 @@ export async function sendFromProjectWallet(
   return { transaction, ...(result.firstTokenId !== undefined ? { firstTokenId: result.firstTokenId } : {}) };
 }
 
-async function announcePending(ctx: ServiceContext, projectId: string, transaction: TransactionView): Promise<void> {
+/**
+ * `transaction.pending`, queued only while the row is still pending: a transaction that settled
+ * before this runs already has its final event queued, and a late "pending" after it would tell
+ * a receiver that keeps the last state it heard the wrong one.
+ */
+export async function announcePending(ctx: ServiceContext, projectId: string, transaction: TransactionView): Promise<void> {
   if (!(await projectHasWebhooks(ctx.env.DB, projectId))) return;
-  const queued = await enqueueWebhookStatement(ctx.env.DB, webhookPayload("transaction.pending", { transaction }), { sql: "?", params: [projectId] }).run();
+  const queued = await enqueueWebhookStatement(
+    ctx.env.DB,
+    webhookPayload("transaction.pending", { transaction }),
+    { sql: "?", params: [projectId] },
+    { sql: "exists (select 1 from transactions where id = ? and status = 'pending')", params: [transaction.id] },
+  ).run();
   if (queued.meta.changes) await kickWebhooks(ctx.env, projectId);
 }

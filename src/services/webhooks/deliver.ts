@@ -7,6 +7,7 @@ import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { attemptDelivery, endpointUnavailable } from "./attempt";
 import { endpointSecret } from "./signing";
+import { refusedEndpointUrl } from "./webhook-url";
 
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Per endpoint and alarm: a backlog of one endpoint never fills another's turn. */
@@ -82,9 +83,23 @@ function deferEndpoint(ctx: ServiceContext, endpointId: string, until: number, n
     .run();
 }
 
+/** An endpoint whose URL the rules now refuse gets nothing: its pending rows fail, unsent. */
+function failRefusedEndpoint(ctx: ServiceContext, endpointId: string, problem: string, now: number) {
+  return ctx.db
+    .update(webhookDeliveries)
+    .set({ status: "failed", lastError: `endpoint URL refused: it ${problem}; register a public https URL`, nextAttemptAt: new Date(now) })
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
+}
+
 async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; url: string }, now: number): Promise<void> {
   const due = await dueForEndpoint(ctx, endpoint.id, now).all();
   if (!due.length) return;
+  // Registered before a rule that now refuses it (decision 59 added address ranges).
+  const refused = refusedEndpointUrl(ctx.env, endpoint.url);
+  if (refused) {
+    await failRefusedEndpoint(ctx, endpoint.id, refused, now);
+    return;
+  }
   const secret = await endpointSecret(ctx.env.WALLET_MNEMONIC, endpoint.id);
   for (const [index, delivery] of due.entries()) {
     // A turn can take a while (10 s per unanswered attempt): an endpoint deleted meanwhile has had

@@ -4,10 +4,9 @@ import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { forgetWebhookPresence, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
-import { isPrivateHost } from "./private-hosts";
 import { endpointSecret } from "./signing";
+import { checkWebhookUrl } from "./webhook-url";
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -18,32 +17,6 @@ const endpointView = (row: EndpointRow) => ({
   events: JSON.parse(row.events) as WebhookEvent[],
   createdAt: row.createdAt.toISOString(),
 });
-
-/**
- * https to a public host. With ALLOW_LOOPBACK_WEBHOOKS on (local dev, tests), also plain http to a
- * loopback host, and any host over https.
- */
-export function checkWebhookUrl(env: Pick<Env, "ALLOW_LOOPBACK_WEBHOOKS">, raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw validationError("body.url", "must be an absolute URL");
-  }
-  const localAllowed = env.ALLOW_LOOPBACK_WEBHOOKS === "true";
-  const loopbackHttp = localAllowed && url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
-  if (url.protocol !== "https:" && !loopbackHttp) {
-    throw validationError("body.url", "must use https");
-  }
-  // The service sends the deliveries: a URL naming a local address would turn them into requests
-  // into the service's own network, whose answers the delivery log then reports.
-  if (!localAllowed && isPrivateHost(url.hostname)) {
-    throw validationError("body.url", "must not point at localhost or a loopback, private, link-local or unspecified address");
-  }
-  if (url.username || url.password) throw validationError("body.url", "must not contain credentials");
-  url.hash = "";
-  return url.toString();
-}
 
 export async function registerEndpoint(ctx: ServiceContext, projectId: string, input: { url: string; events: string[] }) {
   const url = checkWebhookUrl(ctx.env, input.url);
