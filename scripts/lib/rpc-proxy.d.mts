@@ -7,6 +7,8 @@ export interface FaultRule {
   maxDelayMs?: number;
   /** The JSON-RPC error an `answer-error` rule answers with (default -32000 "upstream error"). */
   error?: { code: number; message: string };
+  /** The rule applies only once a call of this method was answered since the rules were set. */
+  afterMethod?: string;
 }
 export interface RpcProxy {
   url: string;
@@ -16,12 +18,14 @@ export interface RpcProxy {
     failed: number;
     lost: number;
     delayed: number;
-    rewritten: number;
+    erred: number;
+    nulled: number;
     byMethod: Record<string, number>;
     failedByMethod: Record<string, number>;
     lostByMethod: Record<string, number>;
     delayedByMethod: Record<string, number>;
-    rewrittenByMethod: Record<string, number>;
+    erredByMethod: Record<string, number>;
+    nulledByMethod: Record<string, number>;
   };
   stop(): Promise<void>;
 }

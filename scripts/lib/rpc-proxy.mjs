@@ -6,7 +6,9 @@
 // Rule: { method: "eth_sendRawTransaction" | "*", action: "fail" | "lose-response" | "delay" |
 //         "answer-error" | "answer-null", times?: number (default: forever), probability?: number
 //         (default 1), delayMs?: number, maxDelayMs?: number (random delay up to this),
-//         error?: { code: number, message: string } (for answer-error) }
+//         error?: { code: number, message: string } (for answer-error),
+//         afterMethod?: string (the rule applies only once a call of this method was answered
+//         since the rules were set) }
 //   fail           answer HTTP 503 without forwarding (the node never sees the call)
 //   lose-response  forward, then answer HTTP 502 (the node acted; the caller can't know)
 //   delay          forward after delayMs (or a random 0..maxDelayMs)
@@ -18,8 +20,12 @@
 // broadcast this way, so a transaction's whole history can be rebuilt when one goes wrong.
 import http from "node:http";
 
+const ANSWER_COUNTERS = { "answer-error": ["erred", "erredByMethod"], "answer-null": ["nulled", "nulledByMethod"] };
+
 export async function startRpcProxy({ target, port = 0, onCall }) {
   let rules = [];
+  // Methods answered since the rules were last set (for rules with `afterMethod`).
+  const answeredSinceRulesSet = new Set();
   // byMethod counts every call; the *ByMethod maps say which calls a fault hit (a batch counts
   // under its methods joined with ","), so a soak can report where its faults landed.
   const stats = {
@@ -27,12 +33,14 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
     failed: 0,
     lost: 0,
     delayed: 0,
-    rewritten: 0,
+    erred: 0,
+    nulled: 0,
     byMethod: {},
     failedByMethod: {},
     lostByMethod: {},
     delayedByMethod: {},
-    rewrittenByMethod: {},
+    erredByMethod: {},
+    nulledByMethod: {},
   };
   const countFault = (map, methods) => {
     const key = methods.join(",");
@@ -63,6 +71,7 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
   function matchRule(methods) {
     for (const rule of rules) {
       if (rule.times !== undefined && rule.times <= 0) continue;
+      if (rule.afterMethod && !answeredSinceRulesSet.has(rule.afterMethod)) continue;
       if (rule.method !== "*" && !methods.includes(rule.method)) continue;
       if (rule.probability !== undefined && Math.random() >= rule.probability) continue;
       if (rule.times !== undefined) rule.times -= 1;
@@ -77,6 +86,7 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
       if (req.url === "/__faults") {
         if (req.method === "POST") rules = JSON.parse(body || "[]");
         if (req.method === "DELETE") rules = [];
+        answeredSinceRulesSet.clear();
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ rules, stats }));
         return;
@@ -84,6 +94,7 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
       const payload = JSON.parse(body);
       const startedAt = Date.now();
       const seen = (fault, status, text) => {
+        for (const method of methodsOf(payload)) answeredSinceRulesSet.add(method);
         try {
           onCall?.({ payload, fault, status, text, startedAt, endedAt: Date.now() });
         } catch {
@@ -108,25 +119,19 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
         const ms = rule.delayMs ?? Math.floor(Math.random() * (rule.maxDelayMs ?? 1000));
         await new Promise((resolve) => setTimeout(resolve, ms));
       }
-      if (rule?.action === "answer-null") {
-        stats.rewritten += 1;
-        countFault(stats.rewrittenByMethod, methods);
-        const text = rewrite(payload, { result: null });
+      // A JSON-RPC answer of the proxy's own, counted under the rule's action.
+      const answerWith = (answer) => {
+        const [count, byMethod] = ANSWER_COUNTERS[rule.action];
+        stats[count] += 1;
+        countFault(stats[byMethod], methods);
+        const text = rewrite(payload, answer);
         res.writeHead(200, { "content-type": "application/json" });
         res.end(text);
-        seen("answer-null", 200, text);
-        return;
-      }
+        seen(rule.action, 200, text);
+      };
+      if (rule?.action === "answer-null") return answerWith({ result: null });
       const answer = await forward(body);
-      if (rule?.action === "answer-error") {
-        stats.rewritten += 1;
-        countFault(stats.rewrittenByMethod, methods);
-        const text = rewrite(payload, { error: rule.error ?? { code: -32000, message: "upstream error" } });
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(text);
-        seen("answer-error", 200, text);
-        return;
-      }
+      if (rule?.action === "answer-error") return answerWith({ error: rule.error ?? { code: -32000, message: "upstream error" } });
       if (rule?.action === "lose-response") {
         stats.lost += 1;
         countFault(stats.lostByMethod, methods);
@@ -154,6 +159,7 @@ export async function startRpcProxy({ target, port = 0, onCall }) {
     url,
     setRules(next) {
       rules = next;
+      answeredSinceRulesSet.clear();
     },
     stats,
     async stop() {

@@ -53,18 +53,26 @@ export async function broadcastRaw(rpcUrl: string, raw: string, sender: Broadcas
   }
 }
 
+const SECOND_LOOKUP_AFTER_MS = 1_000;
+
 /**
  * A refusal is acted on (the nonce released or moved past) only once the node agrees. Behind a
  * gateway or a load balancer the answer can come from a node that did not take the bytes while
  * another did: a timeout passed on as a JSON-RPC error, or "already known" (which viem files
  * under "nonce too low") for a copy the watcher's rebroadcast got in first. So: bytes the node
  * knows were accepted, and "nonce too low" holds only once a mined transaction has the nonce.
+ * Other refusals are looked up twice, a second apart, since the node that took the bytes may not
+ * have pooled them (or passed them to the replica asked) when the answer came back.
  */
 async function refusalConfirmed(rpcUrl: string, hash: Hex, sender: BroadcastSender, refusal: BroadcastOutcome): Promise<BroadcastOutcome> {
+  const known = () => retryRead(() => nodeKnowsTransaction(rpcUrl, hash));
   try {
-    if (await nodeKnowsTransaction(rpcUrl, hash)) return { kind: "accepted" };
-    if (refusal.kind !== "nonce_too_low") return refusal;
-    return (await transactionCount(rpcUrl, sender.address, "latest")) > sender.nonce ? refusal : { kind: "transient" };
+    if (await known()) return { kind: "accepted" };
+    if (refusal.kind === "nonce_too_low") {
+      return (await transactionCount(rpcUrl, sender.address, "latest")) > sender.nonce ? refusal : { kind: "transient" };
+    }
+    await new Promise((resolve) => setTimeout(resolve, SECOND_LOOKUP_AFTER_MS));
+    return (await known()) ? { kind: "accepted" } : refusal;
   } catch {
     // No answer: the watcher finds out which transaction took a nonce; other refusals stand.
     return refusal.kind === "nonce_too_low" ? { kind: "transient" } : refusal;

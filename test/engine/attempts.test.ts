@@ -12,6 +12,7 @@ import type { TxIntent, WatchedTransaction } from "../../src/services/engine/typ
 import { attemptOf, NONCE_TAKEN_CONFIRM_MS, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
 import { fundedProject, spendOutsideTheService, transferIntent, until } from "../helpers/engine";
+import { recordFetches } from "../helpers/fetch-spy";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 
@@ -91,12 +92,7 @@ describe("a transaction re-signed at a new nonce", () => {
       releaseSubject: () => Promise.resolve(),
     };
     const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true) };
-    const broadcasts: string[] = [];
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      if (typeof init?.body === "string" && init.body.includes('"eth_sendRawTransaction"')) broadcasts.push(init.body);
-      return realFetch(input, init);
-    });
+    const broadcasts = recordFetches(({ body }) => body?.includes('"eth_sendRawTransaction"') ?? false);
     try {
       await pollOnce(ctx, second, untouched, store);
       expect(broadcasts).toEqual([]);

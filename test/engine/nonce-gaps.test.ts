@@ -8,6 +8,7 @@ import { watcherStub } from "../../src/durable-objects/stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
+import { d1FailingFor } from "../helpers/d1-recorder";
 import { fundedProject, newCore, noGapCheck, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
@@ -17,19 +18,6 @@ interface StoredNonces {
   released: number[];
   inflight?: { nonce: number; transactionId: string; at: number }[];
   filling?: number[];
-}
-
-/** `db` as it is, except that every statement deleting a transactions row fails. */
-function rowDeletesFail(db: D1Database): D1Database {
-  const unavailable = () => Promise.reject(new Error("D1 is unavailable"));
-  const failing = { bind: () => failing, run: unavailable, all: unavailable, raw: unavailable, first: unavailable };
-  return new Proxy(db, {
-    get(target, property) {
-      if (property === "prepare") return (sql: string) => (/^delete from "transactions"/i.test(sql) ? failing : target.prepare(sql));
-      const value: unknown = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }
 
 /** The wallet's transaction with this nonce among the last few blocks. */
@@ -123,7 +111,7 @@ describe("the sequencer's gap check", () => {
     const rowOf = (id: string) => env.DB.prepare("select status from transactions where id = ?").bind(id).first<{ status: string }>();
 
     const nextResult = await withSequencerStorage(project, async (storage) => {
-      const refused = await new SequencerCore({ ...env, DB: rowDeletesFail(env.DB) }, storage, unstored, noGapCheck).submit(withdrawn);
+      const refused = await new SequencerCore({ ...env, DB: d1FailingFor(/^delete from "transactions"/i) }, storage, unstored, noGapCheck).submit(withdrawn);
       expect(refused.ok).toBe(false);
       // The row is still there, so its nonce is not free yet: it waits for the gap check.
       expect(await rowOf(withdrawn.transactionId)).toEqual({ status: "pending" });

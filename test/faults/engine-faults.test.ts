@@ -12,6 +12,7 @@ import { watcherStub } from "../../src/durable-objects/stubs";
 import type { FaultRule, RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { runIndex } from "../helpers/indexer";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -36,8 +37,8 @@ function injected(stats: ProxyStats, rule: FaultRule): number {
     fail: [stats.failed, stats.failedByMethod],
     "lose-response": [stats.lost, stats.lostByMethod],
     delay: [stats.delayed, stats.delayedByMethod],
-    "answer-error": [stats.rewritten, stats.rewrittenByMethod],
-    "answer-null": [stats.rewritten, stats.rewrittenByMethod],
+    "answer-error": [stats.erred, stats.erredByMethod],
+    "answer-null": [stats.nulled, stats.nulledByMethod],
   };
   const [total, byMethod] = counters[rule.action];
   return rule.method === "*" ? total : (byMethod[rule.method] ?? 0);
@@ -114,15 +115,16 @@ describe("faults between the engine and the node", () => {
     // the hash lookup lands on a replica that has not seen the bytes yet. The nonce is not mined
     // (mining is paused), so it cannot have gone to another transaction.
     const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
-    const rewrittenBefore = (await proxyStats()).rewritten;
+    const before = await proxyStats();
     await pauseMining();
     await setFaults([
       { method: "eth_sendRawTransaction", action: "answer-error", error: { code: -32000, message: "already known" }, times: 1 },
-      { method: "eth_getTransactionByHash", action: "answer-null", times: 1 },
+      // The lookup right after that answer: the sequencer's (the watcher's first poll is 200 ms on).
+      { method: "eth_getTransactionByHash", action: "answer-null", times: 1, afterMethod: "eth_sendRawTransaction" },
     ]);
     const { tx, tokenId } = await claimOne();
     const { stats } = await setFaults([]);
-    expect(stats.rewritten - rewrittenBefore).toBe(2);
+    expect([stats.erred - before.erred, stats.nulled - before.nulled]).toEqual([1, 1]);
     await resumeMining();
     expect((await waitForTransaction(tx.id, project.apiKey)).status).toBe("confirmed");
     expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
@@ -192,6 +194,34 @@ describe("faults between the engine and the node", () => {
 
   it("survives random delays on every call", async () => {
     await survivesFault([{ method: "*", action: "delay", maxDelayMs: 400 }]);
+  });
+});
+
+describe("a claim's metadata when the indexer applies its mint first", () => {
+  it("gives the tokens the request's metadata once the transaction settles", async () => {
+    // The watcher cannot settle yet (no receipt reads), and the row shows another hash of the
+    // transaction, as after a fee bump whose original was mined: the indexer does not hold the
+    // original's logs back and applies the mint with the drop's default fields.
+    await setFaults([{ method: "eth_getTransactionReceipt", action: "fail" }]);
+    const claimed = await call("/v1/project-wallet/drops/claim", {
+      secretKey: project.secretKey,
+      body: { contractAddress: contract, recipientAddress: recipient, quantity: 1, overrideMetadata: [{ name: "Requested name", description: "from the request" }] },
+    });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(201);
+    const [tx, tokenId] = [claimed.body.transactions[0] as { id: string; transactionHash: Hex }, claimed.body.assets[0].tokenId as string];
+    await env.DB.prepare("update transactions set transaction_hash = ? where id = ?").bind(`0x${"cd".repeat(32)}`, tx.id).run();
+    await chainClient().waitForTransactionReceipt({ hash: tx.transactionHash, pollingInterval: 100 });
+    await runIndex();
+    const asset = () => call(`/v1/assets/1868/${contract}/${tokenId}`, { apiKey: project.apiKey });
+    const applied = await asset();
+    // Applied with the drop's defaults (a self-hosted drop has no default name).
+    expect([applied.status, applied.body.name]).toEqual([200, null]);
+
+    await setFaults([]);
+    expect((await waitForTransaction(tx.id, project.apiKey)).status).toBe("confirmed");
+    expect((await asset()).body).toMatchObject({ name: "Requested name", description: "from the request" });
+    const found = await call(`/v1/assets/explore?search=${encodeURIComponent("Requested name")}&contractAddress=${contract}`, { apiKey: project.apiKey });
+    expect(found.body.data.map((a: { tokenId: string }) => a.tokenId)).toEqual([tokenId]);
   });
 });
 

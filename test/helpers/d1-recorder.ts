@@ -1,5 +1,5 @@
 // What statements a service sent to D1 and how many rows D1 read for them (`meta.rows_read`):
-// the query-plan tests assert rows read, never time.
+// the query-plan tests assert rows read, never time. Also a D1 whose chosen statements fail.
 import { env } from "cloudflare:workers";
 
 export interface RecordedStatement {
@@ -11,13 +11,14 @@ export interface RecordedStatement {
  * A D1 binding that keeps the SQL and parameters of every statement prepared through it and the
  * meta of every batch result (drizzle's logger sees neither batches nor raw statements).
  */
+const method = (target: object, key: string | symbol) => {
+  const value = Reflect.get(target, key);
+  return typeof value === "function" ? value.bind(target) : value;
+};
+
 export function recordingD1(): { d1: D1Database; rowsRead: () => number[]; statements: RecordedStatement[] } {
   const results: D1Result[] = [];
   const statements: RecordedStatement[] = [];
-  const method = (target: object, key: string | symbol) => {
-    const value = Reflect.get(target, key);
-    return typeof value === "function" ? value.bind(target) : value;
-  };
   const d1 = new Proxy(env.DB, {
     get(target, key) {
       if (key === "batch") {
@@ -48,4 +49,13 @@ export function recordingD1(): { d1: D1Database; rowsRead: () => number[]; state
 export async function rowsReadBy(statement: RecordedStatement): Promise<number> {
   const { meta } = await env.DB.prepare(statement.sql).bind(...statement.params).all();
   return meta.rows_read;
+}
+
+/** The test D1, except that every statement whose SQL matches `failing` fails when run. */
+export function d1FailingFor(failing: RegExp): D1Database {
+  const unavailable = () => Promise.reject(new Error("D1 is unavailable"));
+  const statement = { bind: () => statement, run: unavailable, all: unavailable, raw: unavailable, first: unavailable };
+  return new Proxy(env.DB, {
+    get: (target, key) => (key === "prepare" ? (sql: string) => (failing.test(sql) ? statement : target.prepare(sql)) : method(target, key)),
+  });
 }

@@ -10,6 +10,7 @@ import { seaportEventStatements } from "../../src/services/chain-events/seaport"
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
 import { seedAsset, seedCollection, seedListing, uniqueAddress } from "../fixtures/seed";
 import { chainClient, ETHER, fund, waitForTransaction } from "../helpers/chain";
+import { interceptFetch } from "../helpers/fetch-spy";
 import { call } from "../helpers/http";
 import { fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -40,13 +41,12 @@ async function knownListing(tokenId: string, offerer: string, overrides: Record<
 /** Block numbers the Worker asks the node for (eth_getBlockByNumber) until the mocks are restored. */
 function recordBlockReads() {
   const blocks: number[] = [];
-  const realFetch = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    if (typeof init?.body === "string" && init.body.includes('"eth_getBlockByNumber"')) {
-      const calls = [JSON.parse(init.body)].flat() as { method: string; params: unknown[] }[];
+  interceptFetch(({ body }, pass) => {
+    if (body?.includes('"eth_getBlockByNumber"')) {
+      const calls = [JSON.parse(body)].flat() as { method: string; params: unknown[] }[];
       for (const call of calls) if (call.method === "eth_getBlockByNumber" && typeof call.params[0] === "string" && call.params[0].startsWith("0x")) blocks.push(Number(call.params[0]));
     }
-    return realFetch(input, init);
+    return pass();
   });
   return blocks;
 }

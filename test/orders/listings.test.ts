@@ -7,6 +7,7 @@ import { orderHashOf } from "../../src/chain/seaport";
 import { canonicalOrder } from "../../src/services/orders/order-shape";
 import { chainClient, contractAnswering, ETHER, rpc, waitForTransaction } from "../helpers/chain";
 import { deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
+import { interceptFetch } from "../helpers/fetch-spy";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { listingComponents, seaportJsList, viemSignOrder } from "../helpers/seaport";
@@ -426,11 +427,9 @@ describe("ownership and approval reads that get no answer from the node", () => 
   /** The node is unreachable for eth_calls of this function (the Worker shares the test's fetch). */
   function unreachableFor(signature: string) {
     const selector = toFunctionSelector(signature);
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const body = typeof init?.body === "string" ? init.body : "";
+    interceptFetch(async ({ body = "" }, pass) => {
       if (body.includes('"eth_call"') && body.includes(`"${selector}`)) throw new TypeError("Network connection lost.");
-      return realFetch(input, init);
+      return pass();
     });
   }
   const item = (tokenId: string) => ({ contractAddress: drop.contractAddress, tokenId, unitPrice: "1" });

@@ -16,6 +16,7 @@ import { ETHER, fund, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { transferIntent } from "../helpers/engine";
+import { interceptFetch, recordFetches } from "../helpers/fetch-spy";
 import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { seaportJsList } from "../helpers/seaport";
@@ -376,13 +377,12 @@ describe("deleting an endpoint stops its deliveries", () => {
     await fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/in-flight`, { method: "POST", body: JSON.stringify({ count: 5 }) });
 
     // The first delivery's request is out (and will be answered 500) when the project deletes it.
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      if (String(input instanceof Request ? input.url : input).startsWith(hookUrl("in-flight"))) {
+    interceptFetch(async ({ url }, pass) => {
+      if (url.startsWith(hookUrl("in-flight"))) {
         const deleted = await call(`/v1/webhooks/${endpoint.body.id}`, { secretKey: own.secretKey, method: "DELETE" });
         expect([204, 404]).toContain(deleted.status);
       }
-      return realFetch(input, init);
+      return pass();
     });
 
     const next = await deliverDue(serviceContext(env), own.id);
@@ -442,16 +442,11 @@ describe("one endpoint's trouble", () => {
       .run();
     await queued(endpointId, own.id, 60_000);
     await queued(endpointId, own.id, 30_000, -3_600_000); // not due yet: it would never be sent either
-    const sent: string[] = [];
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      sent.push(String(input instanceof Request ? input.url : input));
-      return realFetch(input, init);
-    });
+    const sent = recordFetches(({ url }) => url.includes("100.64.1.2"));
 
     const production = serviceContext({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "false" });
     expect(await deliverDue(production, own.id)).toBeNull();
-    expect(sent.filter((url) => url.includes("100.64.1.2"))).toEqual([]);
+    expect(sent).toEqual([]);
     const rows = (await rowsOf(endpointId)).results;
     expect(rows.map((row) => [row.status, row.attempts])).toEqual([
       ["failed", 0],
@@ -488,15 +483,13 @@ describe("one endpoint's trouble", () => {
     let upDelivered: () => void = () => {};
     const upAnswered = new Promise<void>((resolve) => (upDelivered = resolve));
     let downTimedOut = 0;
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input);
+    interceptFetch(async ({ url, init }, pass) => {
       if (url.startsWith(hookUrl("down"))) {
         const ended = await Promise.race([upAnswered.then(() => "up delivered"), new Promise((resolve) => init?.signal?.addEventListener("abort", () => resolve("timeout")))]);
         if (ended === "timeout") downTimedOut++;
         throw new TypeError("Network connection lost.");
       }
-      const response = await realFetch(input, init);
+      const response = await pass();
       if (url.startsWith(hookUrl("up"))) upDelivered();
       return response;
     });
@@ -519,12 +512,9 @@ describe("one endpoint's trouble", () => {
     const picky = (await register("picky", ["transaction.confirmed"], own.secretKey)).body;
     const refused = await queued(picky.id, own.id, 60_000, 2_000);
     const fine = await queued(picky.id, own.id, 30_000, 1_000);
-    const realFetch = globalThis.fetch;
-    vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-      const url = String(input instanceof Request ? input.url : input);
-      if (url.startsWith(hookUrl("picky")) && typeof init?.body === "string" && JSON.parse(init.body).id === refused) return new Response("no", { status: 500 });
-      return realFetch(input, init);
-    });
+    interceptFetch(async ({ url, body }, pass) =>
+      url.startsWith(hookUrl("picky")) && body && JSON.parse(body).id === refused ? new Response("no", { status: 500 }) : pass(),
+    );
     const makeDue = () => env.DB.prepare("update webhook_deliveries set next_attempt_at = next_attempt_at - 3600000 where endpoint_id = ? and status = 'pending'").bind(picky.id).run();
 
     await deliverDue(serviceContext(env), own.id); // the refused event fails; the other waits with it

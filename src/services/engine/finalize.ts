@@ -10,7 +10,7 @@ import { knownCollections } from "../collections/known-collections";
 import { mintKey } from "../indexer/asset-fields";
 import { logEffects } from "../indexer/apply-logs";
 import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "../indexer/decode";
-import { mintedAssetFields, writeMintedMetadata, type ClaimPayload } from "../drops/minted-metadata";
+import { metadataFor, mintedAssetFields, writeMintedMetadata, type ClaimPayload } from "../drops/minted-metadata";
 import type { ServiceContext } from "../context";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { transactionView } from "../transactions/transaction-view";
@@ -126,13 +126,14 @@ async function confirmedEffects(
 
   const assets = new Map<string, AssetFields>();
   const minted = payload ? relevant.flatMap(mintsOf).filter((mint) => mint.contract === payload.contract).map((mint) => mint.tokenId) : [];
+  const statements: D1PreparedStatement[] = [];
   if (payload) {
     // The receipt is authoritative: the i-th minted token gets the i-th override.
     const fields = await mintedAssetFields(ctx, payload, minted);
     minted.forEach((tokenId, index) => assets.set(mintKey(payload.contract, tokenId), fields[index]!));
     await writeMintedMetadata(ctx, payload, minted);
+    statements.push(...requestMetadataOverwrites(db, chain.chainId, payload, minted, fields, stillPending));
   }
-  const statements: D1PreparedStatement[] = [];
   if (payload && minted.length) {
     // D1's copy of the next id only seeds a sequencer that lost its state; the chain decides.
     const next = Math.max(...minted.map(Number)) + 1;
@@ -148,6 +149,35 @@ async function confirmedEffects(
       return [claimLog(db, guard, stillPending), ...logEffects(db, chain, guard, event, assets, blockTime)];
     }),
   );
+}
+
+/**
+ * The request's own metadata on tokens whose asset rows already exist. The indexer applies a mint
+ * first when the row showed another hash of this transaction (a fee bump's, while the original
+ * was mined), and gives the tokens the drop's default fields; the log claim then skips this
+ * handler's insert (decision 64). Guarded like the rest of the batch, not by the log claim.
+ */
+function requestMetadataOverwrites(
+  db: D1Database,
+  chainId: number,
+  payload: ClaimPayload,
+  minted: string[],
+  fields: AssetFields[],
+  stillPending: { sql: string; params: unknown[] },
+): D1PreparedStatement[] {
+  const now = Date.now();
+  return minted.flatMap((tokenId, index) => {
+    const asset = fields[index]!;
+    if (!metadataFor(payload, index)) return [];
+    return [
+      db
+        .prepare(
+          `update assets set name = ?, name_lower = ?, description = ?, image_url = ?, animation_url = ?, updated_at = ?
+           where chain_id = ? and contract_address = ? and token_id = ? and ${stillPending.sql}`,
+        )
+        .bind(asset.name, asset.name?.toLowerCase() ?? null, asset.description, asset.imageUrl, asset.animationUrl, now, chainId, payload.contract, tokenId, ...stillPending.params),
+    ];
+  });
 }
 
 function contractOf(event: IndexedEvent): string {

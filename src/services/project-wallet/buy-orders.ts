@@ -7,7 +7,7 @@ import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seapo
 import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
-import { AppError, type ErrorCode } from "../../lib/errors";
+import { AppError, OutcomeUnknownError, type ErrorCode } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { ServiceContext } from "../context";
 import { getProjectRow } from "../projects";
@@ -52,9 +52,6 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
 const erc20Total = (order: OrderComponentsJson) =>
   order.consideration.filter((item) => item.itemType === ITEM_TYPE.ERC20).reduce((sum, item) => sum + BigInt(item.startAmount), 0n);
 
-const sentAny = (done: { result: BuyResultItem[] }[], current: BuyResultItem[]) =>
-  [...done.flatMap((entry) => entry.result), ...current].some((item) => item.type === "transaction");
-
 export async function buyOrders(ctx: ServiceContext, projectId: string, input: { chainId: number; orderHashes: string[] }) {
   const chain = getChain(ctx.env, input.chainId);
   const project = await getProjectRow(ctx, projectId);
@@ -63,6 +60,8 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
   const send = (request: Omit<Parameters<typeof sendFromProjectWallet>[2], "jobId" | "chainId" | "metadata" | "payload">) =>
     sendFromProjectWallet(ctx, project, { ...request, jobId, chainId: chain.chainId, metadata: null, payload: null });
   const results: { id: string; result: BuyResultItem[] }[] = [];
+  // Whether a transaction of this request is out, or may be (an engine answer that never came).
+  let maybeSent = false;
   // One at a time, in the caller's order, so nonces follow the list (the hashes are distinct).
   for (const sentHash of input.orderHashes) {
     const orderHash = sentHash.toLowerCase();
@@ -83,7 +82,10 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
           // A simultaneous request's approval got there first: the fill trusts that one (decision 25).
           const approval = await unlessStillPending(approving, () => null);
           payments.approvalSent(token);
-          if (approval) items.push({ type: "transaction", result: approval.transaction });
+          if (approval) {
+            items.push({ type: "transaction", result: approval.transaction });
+            maybeSent = true;
+          }
         }
         if (payment.dependsOnApproval) gasLimit = fillGasLimitWithoutEstimate(components);
       }
@@ -100,12 +102,14 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
         throw buyStillPending(transactionId);
       });
       items.push({ type: "transaction", result: fill.transaction });
+      maybeSent = true;
     } catch (error) {
       if (committed) payments.uncommit(committed.token, committed.amount);
+      if (error instanceof OutcomeUnknownError) maybeSent = true;
       if (!(error instanceof AppError)) {
-        // Nothing out yet: the request fails whole and can be retried. Once a transaction is out,
-        // the answer must name it (decision 28): this order gets an error item instead.
-        if (!sentAny(results, items)) throw error;
+        // Nothing out yet: the request fails whole and can be retried. Once a transaction is (or
+        // may be) out, the answer must name it (decision 28): this order gets an error item instead.
+        if (!maybeSent) throw error;
         logError(ctx.env, { where: "buyOrders", orderHash }, error);
         items.push({ type: "error", result: { code: "internal_error", message: "this order could not be bought because of an internal error; no fill of it was sent" } });
       } else {

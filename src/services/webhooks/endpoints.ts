@@ -27,13 +27,17 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
   // One statement checks and inserts, so two identical registrations sent together cannot both
   // pass a check made before either insert (nor two requests push a project past the cap).
   const id = crypto.randomUUID();
+  // Everything that can fail comes before the insert: once the endpoint exists, the answer (and
+  // an Idempotency-Key replay of it) must be the 201 with its secret.
+  const secret = await endpointSecret(ctx.env.WALLET_MNEMONIC, id);
+  const createdAt = new Date();
   const inserted = await ctx.env.DB.prepare(
     `insert into webhook_endpoints (id, project_id, url, events, created_at)
      select ?1, ?2, ?3, ?4, ?5
      where not exists (select 1 from webhook_endpoints where project_id = ?2 and url = ?3 and deleted_at is null)
        and (select count(*) from webhook_endpoints where project_id = ?2 and deleted_at is null) < ?6`,
   )
-    .bind(id, projectId, url, JSON.stringify(events), Date.now(), MAX_ENDPOINTS_PER_PROJECT)
+    .bind(id, projectId, url, JSON.stringify(events), createdAt.getTime(), MAX_ENDPOINTS_PER_PROJECT)
     .run();
   if (!inserted.meta.changes) {
     const live = await liveEndpoints(ctx, projectId);
@@ -41,8 +45,7 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
     throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
   }
   forgetWebhookPresence(projectId);
-  const row = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get();
-  return { ...endpointView(row!), secret: await endpointSecret(ctx.env.WALLET_MNEMONIC, id) };
+  return { id, url, events, createdAt: createdAt.toISOString(), secret };
 }
 
 /** A project's endpoints that are not deleted, newest first. */

@@ -14,7 +14,7 @@ function urlProblem(env: Pick<Env, "ALLOW_LOOPBACK_WEBHOOKS">, url: URL): string
   if (url.protocol !== "https:" && !loopbackHttp) return "must use https";
   // The service sends the deliveries: a URL naming a local address would turn them into requests
   // into the service's own network, whose answers the delivery log then reports.
-  if (!localAllowed && isPrivateHost(url.hostname)) return "must not point at localhost or a loopback, private, link-local or unspecified address";
+  if (!localAllowed && isPrivateHost(url.hostname)) return "must not point at localhost or a loopback, private, link-local, shared (CGNAT), multicast, reserved or unspecified address";
   if (url.username || url.password) return "must not contain credentials";
   return null;
 }
