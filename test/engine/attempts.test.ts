@@ -47,6 +47,15 @@ function attempt(intent: TxIntent, nonce: number): WatchedTransaction {
   };
 }
 
+/** A sequencer a poll must not need, and a watcher store that takes every write. */
+const untouched: SequencerPort = {
+  bump: () => Promise.reject(new Error("no bump expected")),
+  fill: () => Promise.reject(new Error("no fill expected")),
+  settleReservation: () => Promise.resolve(),
+  releaseSubject: () => Promise.resolve(),
+};
+const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true) };
+
 const rowOf = (id: string) => env.DB.prepare("select status, nonce, transaction_hash from transactions where id = ?").bind(id).first<{ status: string; nonce: number; transaction_hash: string }>();
 
 describe("a transaction re-signed at a new nonce", () => {
@@ -85,13 +94,6 @@ describe("a transaction re-signed at a new nonce", () => {
     // The re-sign's row write has not landed: the row still shows the first attempt.
     await insertPendingRow(ctx.db, intent, { nonce: 20, hash: hash(20), fromAddress: project.walletAddress, createdAt: new Date() });
     const second = attempt(intent, 21);
-    const untouched: SequencerPort = {
-      bump: () => Promise.reject(new Error("no bump expected")),
-      fill: () => Promise.reject(new Error("no fill expected")),
-      settleReservation: () => Promise.resolve(),
-      releaseSubject: () => Promise.resolve(),
-    };
-    const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true) };
     const broadcasts = recordFetches(({ body }) => body?.includes('"eth_sendRawTransaction"') ?? false);
     try {
       await pollOnce(ctx, second, untouched, store);
@@ -141,13 +143,6 @@ describe("a transaction re-signed at a new nonce", () => {
     const ctx = serviceContext(env);
     await until(() => chainClient().getTransactionCount({ address: project.walletAddress as `0x${string}` }), (count) => count > 0);
     const ours = attempt(intentFor(project.id, project.walletAddress), 0);
-    const untouched: SequencerPort = {
-      bump: () => Promise.reject(new Error("no bump expected")),
-      fill: () => Promise.reject(new Error("no fill expected")),
-      settleReservation: () => Promise.resolve(),
-      releaseSubject: () => Promise.resolve(),
-    };
-    const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true) };
 
     // One sighting could be a node a block behind another: keep polling.
     const first = await pollOnce(ctx, ours, untouched, store);

@@ -24,13 +24,13 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
   if (unknown.length) throw validationError("body.events", `unknown events: ${unknown.join(", ")} (known: ${WEBHOOK_EVENTS.join(", ")})`);
   const events = [...new Set(input.events)].sort();
 
-  // One statement checks and inserts, so two identical registrations sent together cannot both
-  // pass a check made before either insert (nor two requests push a project past the cap).
   const id = crypto.randomUUID();
   // Everything that can fail comes before the insert: once the endpoint exists, the answer (and
   // an Idempotency-Key replay of it) must be the 201 with its secret.
   const secret = await endpointSecret(ctx.env.WALLET_MNEMONIC, id);
   const createdAt = new Date();
+  // One statement checks and inserts, so two identical registrations sent together cannot both
+  // pass a check made before either insert (nor two requests push a project past the cap).
   const inserted = await ctx.env.DB.prepare(
     `insert into webhook_endpoints (id, project_id, url, events, created_at)
      select ?1, ?2, ?3, ?4, ?5
