@@ -2,13 +2,14 @@
 // released ones, and takes back the transactions a restart cut off before their watcher stored
 // them (decision 30).
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Address } from "viem";
 import { watcherStub } from "../../src/durable-objects/stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
 import { d1FailingFor } from "../helpers/d1-recorder";
+import { interceptFetch } from "../helpers/fetch-spy";
 import { fundedProject, newCore, noGapCheck, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
@@ -212,5 +213,62 @@ describe("the sequencer's gap check", () => {
     const row = await env.DB.prepare("select nonce from transactions where id = ?").bind(second.body.id).first<{ nonce: number }>();
     expect([row?.nonce, (await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce]).toEqual([count + 1, count + 1]);
     expect(await chainClient().getTransactionCount({ address: wallet, blockTag: "pending" })).toBe(count + 2);
+  });
+
+  it("withdraws a transaction that cannot be signed, so the wallet's next transaction takes its nonce", async () => {
+    const { project, walletIndex, nextNonce: nonceBefore } = await fundedProject("Unsignable");
+    // A fixed gas limit skips the estimate, so the first thing to refuse the call is the signer.
+    const unsignable = { ...transferIntent(project, walletIndex), to: "0x1234", gasLimit: "21000" };
+    const next = transferIntent(project, walletIndex);
+    const [refused, sent] = await withSequencerStorage(project, async (storage) => {
+      const core = newCore(storage);
+      const first = await core.submit(unsignable).catch((error: unknown) => ({ threw: String(error) }));
+      return [first, await core.submit(next)];
+    });
+
+    expect(refused).toMatchObject({ ok: false, error: { code: "internal_error" } });
+    expect(JSON.stringify(refused)).toContain("could not be signed");
+    expect(await env.DB.prepare("select id from transactions where id = ?").bind(unsignable.transactionId).first()).toBeNull();
+    expect(sent.ok).toBe(true);
+    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
+    expect(confirmed.status).toBe("confirmed");
+    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+  });
+
+  it("withdraws a transaction whose nonce was used elsewhere when the chain cannot be asked where to move on", async () => {
+    const { project, walletIndex, wallet } = await fundedProject("Resync unreachable");
+    const first = transferIntent(project, walletIndex);
+    const second = transferIntent(project, walletIndex);
+    const third = transferIntent(project, walletIndex);
+    const results = await withSequencerStorage(project, async (storage) => {
+      const core = newCore(storage);
+      const sent = await core.submit(first);
+      expect((await waitForTransaction(first.transactionId, project.apiKey)).status).toBe("confirmed");
+      const count = await chainClient().getTransactionCount({ address: wallet });
+      // The core still thinks `count` is next; the wallet spends it elsewhere and it is mined.
+      await spendOutsideTheService(wallet);
+      await until(() => chainClient().getTransactionCount({ address: wallet }), (mined) => mined > count);
+
+      // After the node refuses the bytes, the one call that would move past the spent nonce fails.
+      let broadcast = false;
+      interceptFetch(async (request, pass) => {
+        const method = request.body ? (JSON.parse(request.body) as { method?: string }).method : undefined;
+        if (method === "eth_sendRawTransaction") broadcast = true;
+        if (broadcast && method === "eth_getTransactionCount" && request.body?.includes('"pending"')) return new Response("bad gateway", { status: 502 });
+        return pass();
+      });
+      const refused = await core.submit(second).catch((error: unknown) => ({ threw: String(error) }));
+      vi.restoreAllMocks();
+      return { sent, count, refused, third: await core.submit(third) };
+    });
+
+    expect(results.sent.ok).toBe(true);
+    expect(results.refused).toMatchObject({ ok: false, error: { code: "chain_unavailable" } });
+    expect(await env.DB.prepare("select id from transactions where id = ?").bind(second.transactionId).first()).toBeNull();
+    expect(await watcherStub(env, second.transactionId).record()).toBeNull();
+    expect(results.third.ok).toBe(true);
+    const confirmed = await waitForTransaction(third.transactionId, project.apiKey);
+    expect(confirmed.status).toBe("confirmed");
+    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(results.count + 1);
   });
 });

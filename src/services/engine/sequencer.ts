@@ -7,7 +7,7 @@ import { classifySimulationError } from "../../chain/rpc-errors";
 import { dropErc721Abi } from "../../chain/artifacts/drop-erc721";
 import { dropFactoryAbi } from "../../chain/artifacts/drop-factory";
 import { seaportAbi } from "../../chain/artifacts/seaport";
-import { broadcastRaw, estimateGas, quoteFees, signTransaction, transactionCount, type FeeQuote } from "../../chain/transactions";
+import { broadcastRaw, estimateGas, quoteFees, signTransaction, transactionCount, type FeeQuote, type SignedTransaction } from "../../chain/transactions";
 import { projectAccount } from "../../chain/wallet";
 import { erc20Abi } from "../../chain/erc20";
 import { getChain } from "../../lib/chains";
@@ -132,15 +132,23 @@ export class SequencerCore {
 
     const createdAt = new Date();
     for (let attempt = 0; ; attempt++) {
-      const signed = await signTransaction(account, {
-        chainId: intent.chainId,
-        nonce,
-        to: intent.to,
-        data: intent.data,
-        value: BigInt(intent.value),
-        gas,
-        ...fees,
-      });
+      let signed: SignedTransaction;
+      try {
+        signed = await signTransaction(account, {
+          chainId: intent.chainId,
+          nonce,
+          to: intent.to,
+          data: intent.data,
+          value: BigInt(intent.value),
+          gas,
+          ...fees,
+        });
+      } catch (error) {
+        // Nothing left the service: an exception here would otherwise strand the nonce in flight,
+        // and every later transaction of the wallet would queue behind it until a restart.
+        logError(this.env, { where: "SequencerCore.sign", transactionId: intent.transactionId }, error);
+        return this.withdrawn(intent, nonce, failure("internal_error", `transaction ${intent.transactionId} could not be signed, so it was not sent`));
+      }
       const record: WatchedTransaction = {
         id: intent.transactionId,
         projectId: intent.projectId,
@@ -216,8 +224,16 @@ export class SequencerCore {
       if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
       if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
         // Someone else used this nonce (a transaction sent outside the service): move past it.
+        const resynced = await this.nonces.resync(chain.rpcUrl, intent.walletAddress).then(
+          () => true,
+          (error: unknown) => {
+            logError(this.env, { where: "SequencerCore.resync", transactionId: intent.transactionId }, error);
+            return false;
+          },
+        );
+        // The nonce is spent on chain, so nothing of ours can go out under it: withdraw, definitely.
+        if (!resynced) return this.withdrawn(intent, nonce, failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable; transaction ${intent.transactionId} was not sent`));
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
-        await this.nonces.resync(chain.rpcUrl, intent.walletAddress);
         nonce = this.nonces.allocate(holderOf(intent));
         if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
         continue;
