@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed listing
-         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order. Bad input is a 400 naming the field: a price of 0, an endTime in the past, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract). A stale counter or an order cancelled or filled on Seaport is a 422 `order_not_fillable`.
+         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, an endTime in the past or not after startTime, a total price that does not divide evenly by the ERC1155 quantity, a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.
          */
         post: operations["submitOrder"];
         delete?: never;
@@ -1320,7 +1320,7 @@ export interface components {
             conduitKey: string;
             counter: string | number;
         };
-        /** @description `{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere (65-byte or 64-byte EIP-2098 signatures) */
+        /** @description `{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere. Signatures are checked as Seaport checks them: ECDSA (65 bytes, or 64-byte EIP-2098; a 65-byte signature with v 0 or 1 is stored with v 27 or 28, the form Seaport accepts), then EIP-1271 when the offerer has code (bytes kept as sent) */
         SubmitOrderRequest: {
             signature: string;
             orderHash: string;

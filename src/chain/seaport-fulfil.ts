@@ -3,7 +3,7 @@
 // cheapest path), else fulfillOrder.
 import { encodeFunctionData, type Address, type Hex } from "viem";
 import { seaportAbi } from "./artifacts/seaport";
-import { ITEM_TYPE, normalizeSignature, type OrderComponentsJson } from "./seaport";
+import { ITEM_TYPE, type OrderComponentsJson } from "./seaport";
 
 export interface Fulfilment {
   data: Hex;
@@ -33,8 +33,9 @@ function fitsBasicOrder(order: OrderComponentsJson): boolean {
 const nativeTotal = (order: OrderComponentsJson) =>
   order.consideration.filter((c) => c.itemType === ITEM_TYPE.NATIVE).reduce((sum, c) => sum + BigInt(c.startAmount), 0n);
 
+/** `signature` as stored at submit (offererSignature's form): Seaport takes it unchanged. */
 export function encodeFulfilment(order: OrderComponentsJson, signature: string): Fulfilment {
-  const full = normalizeSignature(signature) ?? (signature as Hex);
+  const full = signature as Hex;
   if (fitsBasicOrder(order)) {
     const offer = order.offer[0]!;
     const [first, ...rest] = order.consideration;

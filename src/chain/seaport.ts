@@ -1,6 +1,6 @@
-// Seaport 1.6 orders: EIP-712 hashing exactly as Seaport does it, signature checks (EOA with
-// 65-byte or EIP-2098 64-byte signatures, EIP-1271 for contract wallets) and the reads an
-// order's validity depends on.
+// Seaport 1.6 orders: EIP-712 hashing exactly as Seaport does it, signature checks in Seaport's
+// order (ECDSA with 65-byte or EIP-2098 64-byte signatures, then EIP-1271 for contract wallets)
+// and the reads an order's validity depends on.
 import {
   compactSignatureToSignature,
   encodeFunctionData,
@@ -100,44 +100,57 @@ export function orderTypedData(chainId: number, seaport: string, order: OrderCom
 const orderDigest = (chainId: number, seaport: string, order: OrderComponentsJson) =>
   hashTypedData({ domain: seaportDomain(chainId, seaport), types: SEAPORT_EIP712_TYPES, primaryType: "OrderComponents", message: toMessage(order) });
 
-/** 64-byte EIP-2098 signatures (seaport-js signs that way) expanded to 65 bytes; null if neither. */
-export function normalizeSignature(signature: string): Hex | null {
-  if (/^0x[0-9a-fA-F]{130}$/.test(signature)) return signature as Hex;
-  if (/^0x[0-9a-fA-F]{128}$/.test(signature)) return serializeSignature(compactSignatureToSignature(parseCompactSignature(signature as Hex)));
+/**
+ * The signature in the form Seaport's ECDSA check takes: 65 bytes with v 27 or 28 (v 0 or 1, which
+ * some signers produce and Seaport's ecrecover refuses, rewritten), or 64-byte EIP-2098 as given
+ * (seaport-js signs that way); null when it can be neither.
+ */
+function ecdsaForm(signature: string): Hex | null {
+  const hex = signature.toLowerCase();
+  if (/^0x[0-9a-f]{128}$/.test(hex)) return hex as Hex;
+  if (!/^0x[0-9a-f]{130}$/.test(hex)) return null;
+  const v = Number.parseInt(hex.slice(-2), 16);
+  if (v === 27 || v === 28) return hex as Hex;
+  if (v === 0 || v === 1) return `${hex.slice(0, -2)}${(v + 27).toString(16)}` as Hex;
   return null;
 }
 
-/**
- * Whether `signature` is the offerer's: ECDSA recovery for an EOA, EIP-1271 `isValidSignature`
- * when the offerer has code (as Seaport itself decides).
- */
-export async function isOffererSignature(rpcUrl: string, chainId: number, seaport: string, order: OrderComponentsJson, signature: string): Promise<boolean> {
-  const digest = orderDigest(chainId, seaport, order);
-  const client = publicClient(rpcUrl);
-  const code = await client.getCode({ address: order.offerer as Address });
-  if (code && code !== "0x") {
-    try {
-      const magic = await retryRead(() =>
-        client.readContract({
-          address: order.offerer as Address,
-          abi: parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]),
-          functionName: "isValidSignature",
-          args: [digest, signature as Hex],
-        }),
-      );
-      return magic.toLowerCase() === EIP1271_MAGIC;
-    } catch (error) {
-      // The wallet's answer (a revert, no such function) is a "no"; no answer at all is not.
-      if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError("isValidSignature failed", { cause: error });
-      return false;
-    }
-  }
-  const full = normalizeSignature(signature);
-  if (!full) return false;
+async function recovers(digest: Hex, signature: Hex, offerer: string): Promise<boolean> {
   try {
-    return (await recoverAddress({ hash: digest, signature: full })).toLowerCase() === order.offerer.toLowerCase();
+    // Out-of-range r or s make the parsers throw: that is a signature of nobody.
+    const full = signature.length === 2 + 128 ? serializeSignature(compactSignatureToSignature(parseCompactSignature(signature))) : signature;
+    return (await recoverAddress({ hash: digest, signature: full })).toLowerCase() === offerer.toLowerCase();
   } catch {
     return false;
+  }
+}
+
+/**
+ * The bytes to hand Seaport as the offerer's signature, checked the way Seaport checks them:
+ * ECDSA recovery first, then, when the offerer has code, EIP-1271 `isValidSignature` with the
+ * bytes unchanged. Null when neither accepts it.
+ */
+export async function offererSignature(rpcUrl: string, chainId: number, seaport: string, order: OrderComponentsJson, signature: string): Promise<Hex | null> {
+  const digest = orderDigest(chainId, seaport, order);
+  const ecdsa = ecdsaForm(signature);
+  if (ecdsa && (await recovers(digest, ecdsa, order.offerer))) return ecdsa;
+  const client = publicClient(rpcUrl);
+  const code = await retryRead(() => client.getCode({ address: order.offerer as Address }));
+  if (!code || code === "0x" || !/^0x([0-9a-fA-F]{2})*$/.test(signature)) return null;
+  try {
+    const magic = await retryRead(() =>
+      client.readContract({
+        address: order.offerer as Address,
+        abi: parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]),
+        functionName: "isValidSignature",
+        args: [digest, signature as Hex],
+      }),
+    );
+    return magic.toLowerCase() === EIP1271_MAGIC ? (signature.toLowerCase() as Hex) : null;
+  } catch (error) {
+    // The wallet's answer (a revert, no such function) is a "no"; no answer at all is not.
+    if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError("isValidSignature failed", { cause: error });
+    return null;
   }
 }
 
@@ -147,8 +160,21 @@ export interface OnChainOrderStatus {
   totalSize: bigint;
 }
 
-/** Seaport has filled every unit of the order (a never-touched order has totalSize 0). */
-export const isFullyFilled = (status: OnChainOrderStatus) => status.totalSize > 0n && status.totalFilled >= status.totalSize;
+/** How much of the order Seaport has filled (a never-touched order has totalFilled and totalSize 0). */
+export const filledShare = (status: OnChainOrderStatus): "none" | "part" | "all" =>
+  status.totalFilled === 0n ? "none" : status.totalFilled >= status.totalSize ? "all" : "part";
+
+/**
+ * Why an order is not fillable as the service fills it, or null. A partly filled order is not:
+ * the basic-order route needs an untouched order, and the stored quantity and price are the whole.
+ */
+export function fillStateProblem(status: OnChainOrderStatus): string | null {
+  if (status.isCancelled) return "the order is cancelled on Seaport";
+  const filled = filledShare(status);
+  if (filled === "all") return "the order is already filled";
+  if (filled === "part") return "the order is partly filled on Seaport; only untouched orders are listed and bought";
+  return null;
+}
 
 export async function seaportOrderStatus(rpcUrl: string, seaport: string, orderHash: string): Promise<OnChainOrderStatus> {
   const [, isCancelled, totalFilled, totalSize] = await publicClient(rpcUrl).readContract({
@@ -164,18 +190,24 @@ export async function seaportCounter(rpcUrl: string, seaport: string, offerer: s
   return publicClient(rpcUrl).readContract({ address: seaport as Address, abi: seaportAbi, functionName: "getCounter", args: [offerer as Address] });
 }
 
-/** The address that moves the offerer's tokens: Seaport itself, or the conduit of `conduitKey`. */
-export async function seaportOperator(rpcUrl: string, seaport: string, conduitKey: string): Promise<string | null> {
-  if (/^0x0{64}$/.test(conduitKey)) return seaport.toLowerCase();
+export type SeaportOperator = { operator: string } | { refusal: string };
+
+/**
+ * The address that moves the offerer's tokens: Seaport itself, or the conduit of `conduitKey`,
+ * which must exist and have Seaport's channel open (a conduit executes only for open channels).
+ */
+export async function seaportOperator(rpcUrl: string, seaport: string, conduitKey: string): Promise<SeaportOperator> {
+  if (/^0x0{64}$/.test(conduitKey)) return { operator: seaport.toLowerCase() };
   const client = publicClient(rpcUrl);
   const [, , controller] = await client.readContract({ address: seaport as Address, abi: seaportAbi, functionName: "information" });
-  const [conduit, exists] = await client.readContract({
-    address: controller,
-    abi: parseAbi(["function getConduit(bytes32 conduitKey) view returns (address conduit, bool exists)"]),
-    functionName: "getConduit",
-    args: [conduitKey as Hex],
-  });
-  return exists ? conduit.toLowerCase() : null;
+  const conduitAbi = parseAbi([
+    "function getConduit(bytes32 conduitKey) view returns (address conduit, bool exists)",
+    "function getChannelStatus(address conduit, address channel) view returns (bool isOpen)",
+  ]);
+  const [conduit, exists] = await client.readContract({ address: controller, abi: conduitAbi, functionName: "getConduit", args: [conduitKey as Hex] });
+  if (!exists) return { refusal: "no conduit exists for this key" };
+  const open = await client.readContract({ address: controller, abi: conduitAbi, functionName: "getChannelStatus", args: [conduit, seaport as Address] });
+  return open ? { operator: conduit.toLowerCase() } : { refusal: "the conduit has no open channel to Seaport, so Seaport cannot move the token through it" };
 }
 
 export const encodeSetApprovalForAll = (operator: string) =>

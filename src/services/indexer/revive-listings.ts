@@ -5,7 +5,7 @@
 // status), read at the head, because D1 cannot know a per-token approval was cleared by the
 // transfer. Only a confirmed-fillable order becomes `active` again (decision 21). The approval
 // that counts is the one given to the order's operator: Seaport, or the order's conduit (decision 55).
-import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { fillStateProblem, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import type { ChainConfig } from "../../lib/chains";
 import { ORDER_OPERATOR_SQL } from "../chain-events/order-effects";
@@ -105,7 +105,7 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<bo
     canOperate(chain.rpcUrl, order.contract_address, order.offerer, order.operator ?? chain.seaportAddress, erc721 ? order.token_id : undefined),
     seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, order.order_hash),
   ]);
-  return holds && approved && !status.isCancelled && !isFullyFilled(status);
+  return holds && approved && fillStateProblem(status) === null;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { and, eq } from "drizzle-orm";
 import { erc20PaymentToken } from "../../chain/erc20";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
-import { isFullyFilled, isOffererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { fillStateProblem, offererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { collections, orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, notFound, validationError } from "../../lib/errors";
@@ -18,46 +18,52 @@ import { priceSortKey } from "./price-sort";
 const MAX_DATE_MS = 8.64e15;
 const dateOfSeconds = (seconds: string) => new Date(Math.min(Number(seconds) * 1000, MAX_DATE_MS));
 
+interface CheckedOrder {
+  priceSymbol: string;
+  operator: string;
+  signature: string;
+}
+
 export type SubmitOrderInput =
   | { signature: string; orderHash: string }
   | { signature: string; parameters: Record<string, unknown>; chainId: number };
 
-/** Every check Seaport would make at fill time; returns the price's symbol and who moves the token. */
+/** Every check Seaport would make at fill time; returns the price's symbol, who moves the token and the signature Seaport is to get. */
 async function onChainChecks(
   chain: ChainConfig,
   order: OrderComponentsJson,
   orderHash: string,
   signature: string,
   summary: OrderSummary,
-  currencyPath: string,
-): Promise<{ priceSymbol: string; operator: string }> {
+  fieldPath: (field: string) => string,
+): Promise<CheckedOrder> {
   const rpc = chain.rpcUrl;
-  const [validSignature, counter, status, operator, currency] = await Promise.all([
-    isOffererSignature(rpc, chain.chainId, chain.seaportAddress, order, signature),
+  const [acceptedSignature, counter, status, operator, currency] = await Promise.all([
+    offererSignature(rpc, chain.chainId, chain.seaportAddress, order, signature),
     seaportCounter(rpc, chain.seaportAddress, order.offerer),
     seaportOrderStatus(rpc, chain.seaportAddress, orderHash),
     seaportOperator(rpc, chain.seaportAddress, order.conduitKey),
     summary.currency ? erc20PaymentToken(rpc, summary.currency, order.offerer) : ({ payable: true, symbol: chain.nativeSymbol } as const),
   ]);
-  if (!validSignature) {
+  if (!acceptedSignature) {
     throw new AppError("invalid_signature", "the signature is not the offerer's for this order on this chain's Seaport");
   }
   if (counter !== BigInt(order.counter)) throw new AppError("order_not_fillable", `the order's counter ${order.counter} is not the offerer's current counter ${counter}`);
-  if (status.isCancelled) throw new AppError("order_not_fillable", "the order is cancelled on Seaport");
-  if (isFullyFilled(status)) throw new AppError("order_not_fillable", "the order is already filled");
-  if (!operator) throw new AppError("validation_error", "body.parameters.conduitKey: no conduit exists for this key", [{ path: "body.parameters.conduitKey", message: "unknown conduit" }]);
+  const fillState = fillStateProblem(status);
+  if (fillState) throw new AppError("order_not_fillable", fillState);
+  if ("refusal" in operator) throw validationError(fieldPath("conduitKey"), operator.refusal);
   // Stored as active, a listing no buyer can pay would show as the token's best listing for ever.
-  if (!currency.payable) throw validationError(currencyPath, currency.reason);
+  if (!currency.payable) throw validationError(fieldPath("consideration.0.token"), currency.reason);
 
   const owns =
     summary.schema === "ERC721"
       ? (await erc721OwnerOf(rpc, summary.contract, summary.tokenId)) === order.offerer
       : (await erc1155BalanceOf(rpc, summary.contract, order.offerer, summary.tokenId)) >= summary.quantity;
   if (!owns) throw new AppError("not_token_owner", "the offerer does not own the offered token");
-  if (!(await canOperate(rpc, summary.contract, order.offerer, operator, summary.schema === "ERC721" ? summary.tokenId : undefined))) {
-    throw new AppError("not_approved", `the offerer has not approved ${operator} to transfer this token`);
+  if (!(await canOperate(rpc, summary.contract, order.offerer, operator.operator, summary.schema === "ERC721" ? summary.tokenId : undefined))) {
+    throw new AppError("not_approved", `the offerer has not approved ${operator.operator} to transfer this token`);
   }
-  return { priceSymbol: currency.symbol, operator };
+  return { priceSymbol: currency.symbol, operator: operator.operator, signature: acceptedSignature };
 }
 
 const alreadyListed = (orderHash: string, status: string) => new AppError("conflict", `order ${orderHash} is already listed (status ${status})`);
@@ -91,9 +97,9 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
   // Bad input by the marketplace issue's list (400), like prepare's past endTime.
   if (BigInt(order.endTime) * 1000n <= BigInt(Date.now())) throw validationError(fieldPath("endTime"), "endTime is in the past");
 
-  let checked: { priceSymbol: string; operator: string };
+  let checked: CheckedOrder;
   try {
-    checked = await onChainChecks(chain, order, orderHash, input.signature, summary, fieldPath("consideration.0.token"));
+    checked = await onChainChecks(chain, order, orderHash, input.signature, summary, fieldPath);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
@@ -117,7 +123,7 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     endTime: dateOfSeconds(order.endTime),
     counter: order.counter,
     parameters: JSON.stringify(order),
-    signature: input.signature.toLowerCase(),
+    signature: checked.signature,
     operator: checked.operator,
     projectId,
     createdAt: now,

@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import { encodeErc20Approve } from "../../chain/erc20";
 import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seaport-fulfil";
-import { isFullyFilled, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { fillStateProblem, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, OutcomeUnknownError, type ErrorCode } from "../../lib/errors";
@@ -44,8 +44,8 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
   const status = await seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, orderHash).catch(() => {
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
-  if (status.isCancelled) throw unfillable("the order is cancelled on Seaport");
-  if (isFullyFilled(status)) throw unfillable("the order is already filled");
+  const fillState = fillStateProblem(status);
+  if (fillState) throw unfillable(fillState);
   return order;
 }
 
