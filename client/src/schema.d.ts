@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * List drops
-         * @description Every drop (a marketplace read), in nestjs-paginate format. `blindboxKey` is null except on your own project's drops.
+         * @description Every deployed drop (a marketplace read), in nestjs-paginate format, plus your own project's drops whose deploy is pending or failed. `blindboxKey` is null except on your own project's drops.
          */
         get: operations["listDrops"];
         put?: never;

@@ -1,5 +1,8 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
+import { BASE } from "../helpers/http";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 import { registerSecret } from "../helpers/secret-scan";
@@ -67,6 +70,46 @@ describe("admin API", () => {
       "not_found",
     );
     expectEnvelope(await call("/v1/admin/keys/00000000-0000-4000-8000-000000000000", { admin: true, method: "DELETE" }), 404, "not_found");
+  });
+});
+
+describe("an ADMIN_TOKEN too short to resist guessing", () => {
+  // The dashboard's keys derive from the token and any secret-key holder gets a signed cookie:
+  // a short token must serve neither the admin API nor dashboard sessions.
+  async function fetchWith(adminToken: string, path: string, init: RequestInit) {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(`${BASE}${path}`, { ...init, redirect: "manual" }), { ...env, ADMIN_TOKEN: adminToken }, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+  const signIn = (adminToken: string, credential: string) =>
+    fetchWith(adminToken, "/dashboard/sign-in", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ credential }).toString(),
+    });
+
+  it("refuses the admin API, even with that exact token, and issues no dashboard session to anyone", async () => {
+    const project = await createTestProject("Short admin token");
+    const short = "change-me-but-not-long-enough31";
+    expect(short.length).toBe(31);
+
+    const admin = await fetchWith(short, "/v1/admin/projects", { headers: { authorization: `Bearer ${short}` } });
+    expect(admin.status).toBe(401);
+    expect(((await admin.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "unauthorized", message: expect.stringContaining("32 characters") });
+    for (const credential of [short, project.secretKey]) {
+      const page = await signIn(short, credential);
+      expect(page.status, credential === short ? "admin token" : "secret key").toBe(401);
+      expect(page.headers.get("set-cookie") ?? "").not.toMatch(/session/i);
+      expect(await page.text()).toContain("32 characters");
+    }
+
+    // One character more and both work.
+    const enough = `${short}x`;
+    expect((await fetchWith(enough, "/v1/admin/projects", { headers: { authorization: `Bearer ${enough}` } })).status).toBe(200);
+    const signedIn = await signIn(enough, project.secretKey);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get("set-cookie")).toBeTruthy();
   });
 });
 

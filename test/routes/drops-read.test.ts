@@ -99,6 +99,20 @@ describe("GET /v1/drops (nestjs-paginate)", () => {
     expect(foreign.blindboxKey).toBeNull();
   });
 
+  it("lists another project's drop only once deployed; the owner sees its pending and failed ones", async () => {
+    const lister = await createTestProject("Undeployed drops");
+    const pending = await seedDrop(lister.id, { name: "Still deploying", status: "pending" });
+    const failed = await seedDrop(lister.id, { name: "Deploy failed", status: "failed" });
+    const deployed = await seedDrop(lister.id, { name: "Live" });
+    const listed = async (reader: TestProject) => {
+      const page = await call(`/v1/drops?filter.projectId=${lister.id}`, { apiKey: reader.apiKey });
+      expect(page.status).toBe(200);
+      return { total: page.body.meta.totalItems, ids: page.body.data.map((drop: { id: string }) => drop.id).sort() };
+    };
+    expect(await listed(other)).toEqual({ total: 1, ids: [deployed.id] });
+    expect(await listed(lister)).toEqual({ total: 3, ids: [pending.id, failed.id, deployed.id].sort() });
+  });
+
   it("filters by chain and contract address in any case, returning checksummed addresses", async () => {
     const address = uniqueAddress();
     const drop = await seedDrop(owner.id, { contractAddress: address });

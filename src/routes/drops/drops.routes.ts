@@ -68,7 +68,7 @@ export const listDrops = createRoute({
   middleware: [anyKey] as const,
   summary: "List drops",
   description:
-    "Every drop (a marketplace read), in nestjs-paginate format. `blindboxKey` is null except on your own project's drops.",
+    "Every deployed drop (a marketplace read), in nestjs-paginate format, plus your own project's drops whose deploy is pending or failed. `blindboxKey` is null except on your own project's drops.",
   request: { query: DropListQuery },
   responses: {
     200: jsonContent(DropPageSchema, "A page of drops", {

@@ -2,8 +2,10 @@
 // claim `{kind, projectId?, keyId?, sid, exp}` (HMAC-SHA256), the CSRF token is an HMAC of the
 // session id, and a flash (the next page's notice, or a key shown once) is AES-GCM sealed to the
 // session. Every key is derived from ADMIN_TOKEN with HKDF, so rotating the token ends every
-// session and voids every outstanding flash. The credential itself never leaves the sign-in form.
+// session and voids every outstanding flash; a token too short to resist offline guessing is
+// refused (services/auth/admin-token.ts). The credential itself never leaves the sign-in form.
 import { AppError } from "../../lib/errors";
+import { ADMIN_TOKEN_UNUSABLE, usableAdminToken } from "../auth/admin-token";
 
 export const SESSION_TTL_SECONDS = 60 * 60;
 export const FLASH_TTL_SECONDS = 60;
@@ -59,8 +61,9 @@ export const randomToken = (bytes = 16) => base64url(crypto.getRandomValues(new 
 // One derivation per isolate and token (the token only changes with a redeploy).
 let cached: { token: string; keys: Promise<DashboardKeys> } | undefined;
 
-function dashboardKeys(adminToken: string | undefined): Promise<DashboardKeys> {
-  if (!adminToken) throw new AppError("unauthorized", "the dashboard is not configured: ADMIN_TOKEN is not set");
+function dashboardKeys(configured: string | undefined): Promise<DashboardKeys> {
+  const adminToken = usableAdminToken(configured);
+  if (!adminToken) throw new AppError("unauthorized", `the dashboard is not configured: ${ADMIN_TOKEN_UNUSABLE}`);
   if (cached?.token !== adminToken) cached = { token: adminToken, keys: deriveKeys(adminToken) };
   return cached.keys;
 }
@@ -97,7 +100,7 @@ export async function issueSession(adminToken: string | undefined, principal: Pr
 
 /** The session a cookie value proves, or null (malformed, forged, expired). */
 export async function readSession(adminToken: string | undefined, token: string | undefined): Promise<Session | null> {
-  if (!token || !adminToken) return null;
+  if (!token || !usableAdminToken(adminToken)) return null;
   const [payload, signature, extra] = token.split(".");
   if (!payload || !signature || extra !== undefined) return null;
   const signatureBytes = fromBase64url(signature);

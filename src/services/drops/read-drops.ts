@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { byValueOnly } from "../../db/by-value-only";
 import { drops } from "../../db/schema";
 import { notFound } from "../../lib/errors";
@@ -13,24 +13,27 @@ export interface DropFilters {
   contractAddress?: string;
 }
 
-function whereOf(filters: DropFilters): SQL | undefined {
+function whereOf(filters: DropFilters, readerProjectId: string): SQL | undefined {
   const conditions = [
+    // Another project's drop is listed once its contract is live: a pending or failed deploy
+    // names an address with no code (the owner still sees its own, to follow them).
+    or(eq(drops.status, "deployed"), eq(drops.projectId, readerProjectId)),
     filters.projectId === undefined ? undefined : eq(drops.projectId, filters.projectId),
     // A project's few drops are found on its own index; the chain then only filters them.
     filters.chainId === undefined ? undefined : filters.projectId === undefined ? eq(drops.chainId, filters.chainId) : sql`${byValueOnly(drops.chainId)} = ${filters.chainId}`,
     filters.contractAddress === undefined ? undefined : eq(drops.contractAddress, filters.contractAddress),
   ].filter((condition): condition is SQL => condition !== undefined);
-  return conditions.length ? and(...conditions) : undefined;
+  return and(...conditions);
 }
 
-/** The global drop list (a marketplace read); blindbox keys only for the owning project. */
+/** The global drop list (a marketplace read): deployed drops, and the reader's own in any state; blindbox keys only for the owning project. */
 export async function listDrops(
   { db }: ServiceContext,
   query: PaginateQuery,
   filters: DropFilters,
   readerProjectId: string,
 ): Promise<{ rows: DropView[]; total: number }> {
-  const where = whereOf(filters);
+  const where = whereOf(filters, readerProjectId);
   const ordering = query.sortBy.map(([, direction]) => (direction === "ASC" ? asc(drops.createdAt) : desc(drops.createdAt)));
   // Rows with equal createdAt keep a stable order across pages.
   ordering.push(asc(drops.id));

@@ -1,0 +1,11 @@
+// The admin token is the one credential over every project, and the dashboard's session, CSRF and
+// flash keys derive from it: any project's secret-key holder gets a session cookie signed with a
+// key derived from it, so a short token could be guessed offline. A token this short is treated
+// as unset (admin API and dashboard refuse to work) rather than trusted.
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** The configured admin token, or null when it is unset or too short to be used. */
+export const usableAdminToken = (token: string | undefined): string | null =>
+  token !== undefined && token.length >= ADMIN_TOKEN_MIN_LENGTH ? token : null;
+
+export const ADMIN_TOKEN_UNUSABLE = `ADMIN_TOKEN is not set or shorter than ${ADMIN_TOKEN_MIN_LENGTH} characters`;
