@@ -33,7 +33,7 @@ export function registerOpenApi(app: AppOpenAPI) {
   app.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
     type: "http",
     scheme: "bearer",
-    description: "The service's ADMIN_TOKEN secret.",
+    description: "The service's ADMIN_TOKEN secret (at least 32 characters; with a shorter or no token the admin API answers 401 naming the setting).",
   });
   // Referenced by every documented error response (src/schemas/common.ts errorResponses).
   for (const code of ERROR_CODES) app.openAPIRegistry.registerComponent("examples", `error.${code}`, errorExample(code));

@@ -13,6 +13,7 @@ import {
   type Address,
   type Hex,
 } from "viem";
+import { conduitControllerAbi } from "./artifacts/conduit-controller";
 import { seaportAbi } from "./artifacts/seaport";
 import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
@@ -161,7 +162,7 @@ export interface OnChainOrderStatus {
 }
 
 /** How much of the order Seaport has filled (a never-touched order has totalFilled and totalSize 0). */
-export const filledShare = (status: OnChainOrderStatus): "none" | "part" | "all" =>
+const filledShare = (status: OnChainOrderStatus): "none" | "part" | "all" =>
   status.totalFilled === 0n ? "none" : status.totalFilled >= status.totalSize ? "all" : "part";
 
 /**
@@ -200,13 +201,9 @@ export async function seaportOperator(rpcUrl: string, seaport: string, conduitKe
   if (/^0x0{64}$/.test(conduitKey)) return { operator: seaport.toLowerCase() };
   const client = publicClient(rpcUrl);
   const [, , controller] = await client.readContract({ address: seaport as Address, abi: seaportAbi, functionName: "information" });
-  const conduitAbi = parseAbi([
-    "function getConduit(bytes32 conduitKey) view returns (address conduit, bool exists)",
-    "function getChannelStatus(address conduit, address channel) view returns (bool isOpen)",
-  ]);
-  const [conduit, exists] = await client.readContract({ address: controller, abi: conduitAbi, functionName: "getConduit", args: [conduitKey as Hex] });
+  const [conduit, exists] = await client.readContract({ address: controller, abi: conduitControllerAbi, functionName: "getConduit", args: [conduitKey as Hex] });
   if (!exists) return { refusal: "no conduit exists for this key" };
-  const open = await client.readContract({ address: controller, abi: conduitAbi, functionName: "getChannelStatus", args: [conduit, seaport as Address] });
+  const open = await client.readContract({ address: controller, abi: conduitControllerAbi, functionName: "getChannelStatus", args: [conduit, seaport as Address] });
   return open ? { operator: conduit.toLowerCase() } : { refusal: "the conduit has no open channel to Seaport, so Seaport cannot move the token through it" };
 }
 

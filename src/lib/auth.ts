@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { ADMIN_TOKEN_UNUSABLE, usableAdminToken } from "../services/auth/admin-token";
-import { resolveKey, sha256Hex, timingSafeEqualHex, type KeyKind, type ResolvedKey } from "../services/auth/keys";
+import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../services/auth/admin-token";
+import { resolveKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
 import { serviceContext } from "../services/context";
 import { AppError } from "./errors";
 import type { AppBindings } from "./types";
@@ -58,10 +58,9 @@ export const secretKey = requireKey("secret");
 /** `Authorization: Bearer <ADMIN_TOKEN>`, compared as SHA-256 digests in constant time. */
 export const requireAdmin: MiddlewareHandler<AppBindings> = async (c, next) => {
   const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
-  const adminToken = usableAdminToken(c.env.ADMIN_TOKEN);
-  if (!adminToken) throw new AppError("unauthorized", `the admin API is not configured: ${ADMIN_TOKEN_UNUSABLE}`);
   if (!token) throw new AppError("unauthorized", "admin token required");
-  const [given, expected] = await Promise.all([sha256Hex(token), sha256Hex(adminToken)]);
-  if (!timingSafeEqualHex(given, expected)) throw new AppError("unauthorized", "invalid admin token");
+  const adminToken = usableAdminToken(c.env.ADMIN_TOKEN);
+  if (!adminToken) throw adminTokenUnusable("admin API");
+  if (!(await isAdminToken(adminToken, token))) throw new AppError("unauthorized", "invalid admin token");
   await next();
 };

@@ -257,13 +257,21 @@ describe("the sequencer's gap check", () => {
         if (broadcast && method === "eth_getTransactionCount" && request.body?.includes('"pending"')) return new Response("bad gateway", { status: 502 });
         return pass();
       });
-      const refused = await core.submit(second).catch((error: unknown) => ({ threw: String(error) }));
-      vi.restoreAllMocks();
-      return { sent, count, refused, third: await core.submit(third) };
+      let refused;
+      try {
+        refused = await core.submit(second).catch((error: unknown) => ({ threw: String(error) }));
+      } finally {
+        vi.restoreAllMocks();
+      }
+      // The spent nonce is moved past without the chain, never offered again.
+      const afterRefusal = await storage.get<StoredNonces>("nonce");
+      return { sent, count, refused, afterRefusal, third: await core.submit(third) };
     });
 
     expect(results.sent.ok).toBe(true);
     expect(results.refused).toMatchObject({ ok: false, error: { code: "chain_unavailable" } });
+    expect(results.afterRefusal?.next).toBe(results.count + 1);
+    expect(results.afterRefusal?.released).not.toContain(results.count);
     expect(await env.DB.prepare("select id from transactions where id = ?").bind(second.transactionId).first()).toBeNull();
     expect(await watcherStub(env, second.transactionId).record()).toBeNull();
     expect(results.third.ok).toBe(true);

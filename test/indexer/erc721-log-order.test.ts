@@ -6,14 +6,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Erc721Transfer } from "../../src/chain/transfer-logs";
 import { claimLog, erc721TransferStatements, newLogGuard, type AssetFields } from "../../src/services/chain-events/apply";
-import { seedCollection, uniqueAddress } from "../fixtures/seed";
+import { randomHash, seedCollection, uniqueAddress } from "../fixtures/seed";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 const fields: AssetFields = { name: "Minted again", description: null, imageUrl: null, animationUrl: null, tokenUri: null };
 
 function transferLog(contract: string, from: string, to: string, blockNumber: number): Erc721Transfer {
-  const transactionHash = `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-  return { contract, from, to, tokenId: "1", logIndex: 0, blockNumber, transactionHash };
+  return { contract, from, to, tokenId: "1", logIndex: 0, blockNumber, transactionHash: randomHash() };
 }
 
 async function apply(transfer: Erc721Transfer, asset: AssetFields | null = null) {

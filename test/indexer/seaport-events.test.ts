@@ -8,7 +8,7 @@ import type { SeaportEvent } from "../../src/chain/seaport-events";
 import { claimLog, newLogGuard } from "../../src/services/chain-events/apply";
 import { seaportEventStatements } from "../../src/services/chain-events/seaport";
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
-import { seedAsset, seedCollection, seedListing, uniqueAddress } from "../fixtures/seed";
+import { randomHash, seedAsset, seedCollection, seedListing, uniqueAddress } from "../fixtures/seed";
 import { chainClient, ETHER, fund, waitForTransaction } from "../helpers/chain";
 import { interceptFetch } from "../helpers/fetch-spy";
 import { call } from "../helpers/http";
@@ -170,7 +170,7 @@ describe("seaportEventStatements", () => {
     recipient: uniqueAddress(),
     offer: [],
     consideration: [],
-    transactionHash: `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}`,
+    transactionHash: randomHash(),
     logIndex: 3,
     blockNumber: 100,
     ...overrides,

@@ -2,8 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { BASE } from "../helpers/http";
-import { call, expectEnvelope } from "../helpers/http";
+import { BASE, call, expectEnvelope } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 import { registerSecret } from "../helpers/secret-scan";
 

@@ -210,7 +210,7 @@ export const submitOrder = createRoute({
   middleware: [anyKey, idempotency] as const,
   summary: "Submit a signed listing",
   description:
-    "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, an endTime in the past or not after startTime, a total price that does not divide evenly by the ERC1155 quantity, a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.",
+    "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, an endTime in the past or not after startTime, an ERC1155 total below its quantity (a unit price of 0; the unit price is the total divided by the quantity, rounded down), a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(SubmitOrderBody, "The offerer's signature and the prepared order's hash (or the full OrderComponents)", {

@@ -4,8 +4,7 @@
 // session. Every key is derived from ADMIN_TOKEN with HKDF, so rotating the token ends every
 // session and voids every outstanding flash; a token too short to resist offline guessing is
 // refused (services/auth/admin-token.ts). The credential itself never leaves the sign-in form.
-import { AppError } from "../../lib/errors";
-import { ADMIN_TOKEN_UNUSABLE, usableAdminToken } from "../auth/admin-token";
+import { adminTokenUnusable, usableAdminToken } from "../auth/admin-token";
 
 export const SESSION_TTL_SECONDS = 60 * 60;
 export const FLASH_TTL_SECONDS = 60;
@@ -63,7 +62,7 @@ let cached: { token: string; keys: Promise<DashboardKeys> } | undefined;
 
 function dashboardKeys(configured: string | undefined): Promise<DashboardKeys> {
   const adminToken = usableAdminToken(configured);
-  if (!adminToken) throw new AppError("unauthorized", `the dashboard is not configured: ${ADMIN_TOKEN_UNUSABLE}`);
+  if (!adminToken) throw adminTokenUnusable("dashboard");
   if (cached?.token !== adminToken) cached = { token: adminToken, keys: deriveKeys(adminToken) };
   return cached.keys;
 }

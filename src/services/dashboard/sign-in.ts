@@ -3,8 +3,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
-import { ADMIN_TOKEN_UNUSABLE, usableAdminToken } from "../auth/admin-token";
-import { resolveKey, sha256Hex, timingSafeEqualHex } from "../auth/keys";
+import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../auth/admin-token";
+import { resolveKey } from "../auth/keys";
 import type { ServiceContext } from "../context";
 import type { Principal, Session } from "./session";
 
@@ -15,9 +15,8 @@ export async function signIn(ctx: ServiceContext, credential: unknown): Promise<
   if (!plain) throw new AppError("unauthorized", "enter the admin token or a project's secret key");
   // Refused before any credential is checked: no session may be signed with keys from a weak token.
   const adminToken = usableAdminToken(ctx.env.ADMIN_TOKEN);
-  if (!adminToken) throw new AppError("unauthorized", `the dashboard is not configured: ${ADMIN_TOKEN_UNUSABLE}`);
-  const [given, expected] = await Promise.all([sha256Hex(plain), sha256Hex(adminToken)]);
-  if (timingSafeEqualHex(given, expected)) return { kind: "admin" };
+  if (!adminToken) throw adminTokenUnusable("dashboard");
+  if (await isAdminToken(adminToken, plain)) return { kind: "admin" };
   const resolved = await resolveKey(
     { db: ctx.db, kv: ctx.env.KV, cacheTtlSeconds: Number(ctx.env.KEY_CACHE_TTL_SECONDS) || 60 },
     plain,

@@ -3,13 +3,8 @@
 // happen without yielding in between, so nonces follow arrival order with no gaps. The record
 // and its signed bytes are persisted (TxWatcher + D1) before the broadcast, and a broadcast
 // never waits for the previous one.
-import { classifySimulationError } from "../../chain/rpc-errors";
-import { dropErc721Abi } from "../../chain/artifacts/drop-erc721";
-import { dropFactoryAbi } from "../../chain/artifacts/drop-factory";
-import { seaportAbi } from "../../chain/artifacts/seaport";
 import { broadcastRaw, estimateGas, quoteFees, signTransaction, transactionCount, type FeeQuote, type SignedTransaction } from "../../chain/transactions";
-import { projectAccount } from "../../chain/wallet";
-import { erc20Abi } from "../../chain/erc20";
+import { projectAccount, type ProjectAccount } from "../../chain/wallet";
 import { getChain } from "../../lib/chains";
 import { logError } from "../../lib/log";
 import { serviceContext } from "../context";
@@ -20,8 +15,10 @@ import { WalletNonces, type NonceHolder } from "./wallet-nonces";
 import { UNANNOUNCED_GRACE_MS } from "./watcher";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
 import { ReservationBooks } from "./reservation-books";
-import { anchorAt, release, reserve, reservedCount, type ReservationBook } from "./token-reservations";
-import type { MintReservation, RevertAbi, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
+import { failure, shortfall, simulationFailure } from "./submit-failures";
+import { newWatchedRecord } from "./watched-record";
+import { anchorAt, release, reserve, type ReservationBook } from "./token-reservations";
+import type { MintReservation, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
 
 export interface WatcherPort {
   track(record: WatchedTransaction): Promise<void>;
@@ -34,16 +31,6 @@ const FEE_QUOTE_TTL_MS = 1_000;
 const SLOW_PERSIST_MS = UNANNOUNCED_GRACE_MS / 2;
 const MAX_NONCE_RESYNCS = 3;
 
-// createDrop runs the drop's initializer, so its reverts can carry the drop's errors too.
-const REVERT_ABIS = { drop: dropErc721Abi, factory: [...dropFactoryAbi, ...dropErc721Abi], erc20: erc20Abi, seaport: seaportAbi, none: undefined };
-
-function shortfall(book: ReservationBook, request: MintReservation): SubmitFailure | null {
-  const reserved = reservedCount(book);
-  if (request.totalSupply === null || reserved + request.quantity <= request.totalSupply) return null;
-  const left = Math.max(0, request.totalSupply - reserved);
-  return failure("sold_out", `only ${left} of ${request.totalSupply} tokens are left`);
-}
-
 const holderOf = (intent: TxIntent): NonceHolder => ({
   transactionId: intent.transactionId,
   kind: intent.kind,
@@ -51,10 +38,8 @@ const holderOf = (intent: TxIntent): NonceHolder => ({
   contract: intent.reservation?.contract ?? null,
 });
 
-const failure = (code: SubmitFailure["error"]["code"], message: string, details?: SubmitFailure["error"]["details"]): SubmitFailure => ({
-  ok: false,
-  error: { code, message, ...(details ? { details } : {}) },
-});
+/** What happens to a withdrawn transaction's nonce: reused, or (taken by a mined transaction) moved past. */
+type NonceFate = "unused" | "spent";
 
 export class SequencerCore {
   private readonly nonces: WalletNonces;
@@ -102,7 +87,7 @@ export class SequencerCore {
     try {
       gas = await this.gasFor(chain.rpcUrl, intent);
     } catch (error) {
-      return this.simulationFailure(error, intent.revertAbi);
+      return simulationFailure(error, intent.revertAbi);
     }
     let fees: FeeQuote;
     try {
@@ -132,57 +117,17 @@ export class SequencerCore {
 
     const createdAt = new Date();
     for (let attempt = 0; ; attempt++) {
-      let signed: SignedTransaction;
-      try {
-        signed = await signTransaction(account, {
-          chainId: intent.chainId,
-          nonce,
-          to: intent.to,
-          data: intent.data,
-          value: BigInt(intent.value),
-          gas,
-          ...fees,
-        });
-      } catch (error) {
-        // Nothing left the service: an exception here would otherwise strand the nonce in flight,
-        // and every later transaction of the wallet would queue behind it until a restart.
-        logError(this.env, { where: "SequencerCore.sign", transactionId: intent.transactionId }, error);
-        return this.withdrawn(intent, nonce, failure("internal_error", `transaction ${intent.transactionId} could not be signed, so it was not sent`));
+      const signed = await this.sign(account, intent, nonce, gas, fees);
+      if (!signed) {
+        const refusal = failure("internal_error", `transaction ${intent.transactionId} could not be signed, so it was not sent`);
+        // Nothing of a first attempt was stored; a re-sign's earlier record must be taken back too.
+        if (attempt === 0) {
+          await this.giveBack(holderOf(intent), nonce, "unused");
+          return refusal;
+        }
+        return this.withdrawn(intent, nonce, refusal);
       }
-      const record: WatchedTransaction = {
-        id: intent.transactionId,
-        projectId: intent.projectId,
-        chainId: intent.chainId,
-        walletAddress: account.address,
-        walletIndex: intent.walletIndex,
-        kind: intent.kind,
-        subjectId: intent.subjectId,
-        nonce,
-        to: intent.to,
-        data: intent.data,
-        value: intent.value,
-        gas: gas.toString(),
-        maxFeePerGas: fees.maxFeePerGas.toString(),
-        maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
-        raw: signed.raw,
-        hashes: [
-          {
-            hash: signed.hash,
-            purpose: "original",
-            maxFeePerGas: fees.maxFeePerGas.toString(),
-            maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
-          },
-        ],
-        ...(intent.reservation && firstTokenId !== undefined
-          ? { reservation: { contract: intent.reservation.contract, quantity: intent.reservation.quantity, firstTokenId } }
-          : {}),
-        createdAt: createdAt.getTime(),
-        pendingSinceBlock: null,
-        polls: 0,
-        bumps: 0,
-        filling: false,
-        settled: false,
-      };
+      const record = newWatchedRecord({ intent, walletAddress: account.address, nonce, gas, fees, signed, firstTokenId, createdAt });
 
       // 3. Persist before broadcasting: the watcher holds the raw bytes, D1 the visible record.
       const { db } = serviceContext(this.env);
@@ -222,17 +167,14 @@ export class SequencerCore {
       //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
       const outcome = await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
       if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
-      if (outcome.kind === "nonce_too_low" && attempt < MAX_NONCE_RESYNCS) {
-        // Someone else used this nonce (a transaction sent outside the service): move past it.
-        const resynced = await this.nonces.resync(chain.rpcUrl, intent.walletAddress).then(
-          () => true,
-          (error: unknown) => {
-            logError(this.env, { where: "SequencerCore.resync", transactionId: intent.transactionId }, error);
-            return false;
-          },
-        );
-        // The nonce is spent on chain, so nothing of ours can go out under it: withdraw, definitely.
-        if (!resynced) return this.withdrawn(intent, nonce, failure("chain_unavailable", `chain ${intent.chainId} RPC is unreachable; transaction ${intent.transactionId} was not sent`));
+      if (outcome.kind === "nonce_too_low") {
+        // Someone else used this nonce (a transaction sent outside the service; broadcastRaw saw it
+        // mined): nothing of ours can go out under it, and it is never handed out again.
+        const resynced = attempt < MAX_NONCE_RESYNCS && (await this.resynced(chain.rpcUrl, intent));
+        if (!resynced) {
+          const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : "the node rejected the transaction: nonce too low";
+          return this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
+        }
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
         nonce = this.nonces.allocate(holderOf(intent));
         if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
@@ -242,8 +184,7 @@ export class SequencerCore {
       if (outcome.kind === "insufficient_funds") {
         return this.withdrawn(intent, nonce, failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`));
       }
-      const reason = outcome.kind === "rejected" ? outcome.reason : outcome.kind.replaceAll("_", " ");
-      return this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${reason}`));
+      return this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${outcome.reason}`));
     }
   }
 
@@ -254,14 +195,14 @@ export class SequencerCore {
   }
 
   /**
-   * Takes back a signed transaction the node never got or definitely refused: its watcher, row,
+   * Takes back a transaction the node never got or definitely refused: its watcher, row,
    * hold, token ids and nonce, then answers `refusal`. A watcher that could not be told to forget
    * keeps the nonce: it never sends bytes without a row and fills the nonce instead (decision 26).
    * If the row could not be deleted either, that watcher may still send them: the answer then
    * says the outcome is unknown, and the hold stays until the watcher settles. A row that could
    * not be deleted after a successful `forget` is left to the gap check, nonce and all.
    */
-  private async withdrawn(intent: TxIntent, nonce: number, refusal: SubmitFailure): Promise<SubmitFailure> {
+  private async withdrawn(intent: TxIntent, nonce: number, refusal: SubmitFailure, nonceFate: NonceFate = "unused"): Promise<SubmitFailure> {
     const { db } = serviceContext(this.env);
     const [forgotten, deleted] = await Promise.allSettled([
       this.watcherFor(intent.transactionId).forget(intent.transactionId),
@@ -289,15 +230,40 @@ export class SequencerCore {
       await this.pendingSubjects.release(intent, intent.transactionId, false);
       return refusal;
     }
-    await this.giveBack(holderOf(intent), nonce);
+    await this.giveBack(holderOf(intent), nonce, nonceFate);
     return refusal;
   }
 
-  /** What a transaction that will never be sent held: its subject hold, token ids and nonce. */
-  private async giveBack(holder: NonceHolder, nonce: number): Promise<void> {
+  /**
+   * What a transaction that will never be sent held: its subject hold, token ids and nonce. An
+   * unused nonce goes back for reuse; one a mined transaction took is only moved past.
+   */
+  private async giveBack(holder: NonceHolder, nonce: number, nonceFate: NonceFate): Promise<void> {
     await this.pendingSubjects.release(holder, holder.transactionId, false);
     if (holder.contract) await this.releaseIds(holder.contract, nonce);
-    await this.nonces.release(nonce);
+    if (nonceFate === "spent") await this.nonces.spent(nonce);
+    else await this.nonces.release(nonce);
+  }
+
+  /** Null when signing threw (logged): nothing has left the service then. */
+  private async sign(account: ProjectAccount, intent: TxIntent, nonce: number, gas: bigint, fees: FeeQuote): Promise<SignedTransaction | null> {
+    try {
+      return await signTransaction(account, { chainId: intent.chainId, nonce, to: intent.to, data: intent.data, value: BigInt(intent.value), gas, ...fees });
+    } catch (error) {
+      logError(this.env, { where: "SequencerCore.sign", transactionId: intent.transactionId }, error);
+      return null;
+    }
+  }
+
+  /** Moves the nonces past the chain's pending count; false (logged) when the chain did not answer. */
+  private resynced(rpcUrl: string, intent: TxIntent): Promise<boolean> {
+    return this.nonces.resync(rpcUrl, intent.walletAddress).then(
+      () => true,
+      (error: unknown) => {
+        logError(this.env, { where: "SequencerCore.resync", transactionId: intent.transactionId }, error);
+        return false;
+      },
+    );
   }
 
   /** Re-signs a pending transaction with higher fees: same nonce, same call (or the filler), new hash. */
@@ -401,7 +367,7 @@ export class SequencerCore {
         continue;
       }
       await deleteUnsentRow(serviceContext(this.env).db, orphan.transactionId);
-      await this.giveBack(orphan, orphan.nonce);
+      await this.giveBack(orphan, orphan.nonce, "unused");
     }
     if (orphans.length) await this.nonces.persist();
   }
@@ -427,17 +393,6 @@ export class SequencerCore {
     const estimate = await estimateGas(rpcUrl, { from: intent.walletAddress, to: intent.to, data: intent.data, value: BigInt(intent.value) });
     // State can change between estimate and inclusion (an earlier pending mint warms or cools slots).
     return (estimate * BigInt(100 + this.config.gasBufferPercent)) / 100n;
-  }
-
-  private simulationFailure(error: unknown, revertAbi: RevertAbi): SubmitFailure {
-    const failed = classifySimulationError(error, REVERT_ABIS[revertAbi]);
-    if (failed.kind === "insufficient_funds") return failure("insufficient_funds", "the project wallet cannot pay for this transaction");
-    if (failed.kind === "unavailable") return failure("chain_unavailable", "the chain RPC did not answer the gas estimate");
-    // The drop's own supply error is the API's sold_out, whatever our reservation count says.
-    if (failed.errorName === "MaxSupplyExceeded") return failure("sold_out", "the drop has no supply left for this quantity");
-    const name = failed.errorName ?? "execution reverted";
-    const args = failed.args?.length ? `(${failed.args.map(String).join(", ")})` : "";
-    return failure("execution_reverted", `the transaction would revert: ${name}${args}`, [{ path: "transaction", message: failed.message }]);
   }
 
   private async feeQuote(rpcUrl: string, fresh = false): Promise<FeeQuote> {

@@ -135,6 +135,15 @@ export class WalletNonces {
     await this.storage.put(NONCE_KEY, state);
   }
 
+  /** A nonce a mined transaction took (not ours): never handed out again, with no RPC needed. */
+  async spent(nonce: number): Promise<void> {
+    const state = this.loaded();
+    this.stored(nonce);
+    state.released = state.released.filter((n) => n !== nonce);
+    state.next = Math.max(state.next, nonce + 1);
+    await this.storage.put(NONCE_KEY, state);
+  }
+
   /**
    * For the gap check (after `load`): released nonces nobody reused, taken out of `released` at
    * once so no request reuses one while its filler is being signed, and those already filling.

@@ -91,9 +91,9 @@ export function summarizeListing(order: OrderComponentsJson, path = "body.parame
       throw invalid(`${path}.consideration.${index}`, "all consideration items must be in one currency");
     }
     if (item.startAmount !== item.endAmount) throw invalid(`${path}.consideration.${index}`, "ascending/descending amounts are not supported");
-    // Seaport refuses these at fill time (UnusedItemParameters, or no token to call): the listing could never be bought.
+    // Seaport refuses these at fill time (UnusedItemParameters): the listing could never be bought.
+    // (An ERC20 item naming no token is refused by the on-chain currency check.)
     if (item.itemType === 0 && item.token !== ZERO) throw invalid(`${path}.consideration.${index}.token`, "must be the zero address for native currency");
-    if (item.itemType === 1 && item.token === ZERO) throw invalid(`${path}.consideration.${index}.token`, "must be the ERC20 token's address");
     if (item.identifierOrCriteria !== "0") throw invalid(`${path}.consideration.${index}.identifierOrCriteria`, "must be 0 for a native or ERC20 payment");
   }
   // Seaport fills only while startTime <= now < endTime: an empty window can never be bought.
@@ -103,8 +103,8 @@ export function summarizeListing(order: OrderComponentsJson, path = "body.parame
   if (totalPrice > MAX_UINT256) throw invalid(`${path}.consideration`, "the amounts must add up to at most uint256");
   // A free listing would become the token's best listing and the collection's floor.
   if (totalPrice === 0n) throw invalid(`${path}.consideration`, "the price must be above 0");
-  // The unit price is what reads, sorting and the floor show: it must be exact (and so never 0).
-  if (totalPrice % quantity !== 0n) throw invalid(`${path}.consideration`, `the amounts must add up to a multiple of the quantity (${quantity})`);
+  // The unit price (rounded down) is what reads, sorting and the floor show: it must not be 0.
+  if (totalPrice < quantity) throw invalid(`${path}.consideration`, `the amounts must add up to at least the quantity (${quantity}): the unit price would be 0`);
   return {
     contract: offer.token,
     tokenId: offer.identifierOrCriteria,
