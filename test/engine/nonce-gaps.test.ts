@@ -10,7 +10,7 @@ import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
 import { d1FailingFor } from "../helpers/d1-recorder";
 import { interceptFetch } from "../helpers/fetch-spy";
-import { fundedProject, newCore, noGapCheck, spendOutsideTheService, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
+import { confirmedNonce, fundedProject, newCore, noGapCheck, spendOutsideTheService, storedRow, transferIntent, until, walletIndexOf, withSequencerStorage } from "../helpers/engine";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
 
@@ -58,11 +58,9 @@ describe("the sequencer's gap check", () => {
       return restarted.submit(next);
     });
 
-    expect(await env.DB.prepare("select id from transactions where id = ?").bind(lost.transactionId).first()).toBeNull();
+    expect(await storedRow(lost.transactionId)).toBeNull();
     expect(nextResult.ok).toBe(true);
-    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
-    expect(confirmed.status).toBe("confirmed");
-    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+    expect(await confirmedNonce(next.transactionId, project.apiKey)).toBe(nonceBefore);
   });
 
   it("takes back a withdrawal whose 'forget' did its work but lost its answer, so its nonce is reused", async () => {
@@ -95,8 +93,7 @@ describe("the sequencer's gap check", () => {
     });
 
     expect(nextResult.ok).toBe(true);
-    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
-    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+    expect(await confirmedNonce(next.transactionId, project.apiKey)).toBe(nonceBefore);
   });
 
   it("leaves a withdrawal whose row could not be deleted to the gap check, which deletes it and reuses its nonce", async () => {
@@ -127,8 +124,7 @@ describe("the sequencer's gap check", () => {
 
     expect(await rowOf(withdrawn.transactionId)).toBeNull();
     expect(nextResult.ok).toBe(true);
-    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
-    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+    expect(await confirmedNonce(next.transactionId, project.apiKey)).toBe(nonceBefore);
   });
 
   it("fills a released nonce nobody reused and watches the filler until it is mined", async () => {
@@ -228,11 +224,9 @@ describe("the sequencer's gap check", () => {
 
     expect(refused).toMatchObject({ ok: false, error: { code: "internal_error" } });
     expect(JSON.stringify(refused)).toContain("could not be signed");
-    expect(await env.DB.prepare("select id from transactions where id = ?").bind(unsignable.transactionId).first()).toBeNull();
+    expect(await storedRow(unsignable.transactionId)).toBeNull();
     expect(sent.ok).toBe(true);
-    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
-    expect(confirmed.status).toBe("confirmed");
-    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore);
+    expect(await confirmedNonce(next.transactionId, project.apiKey)).toBe(nonceBefore);
   });
 
   it("withdraws a transaction whose nonce was used elsewhere when the chain cannot be asked where to move on", async () => {
@@ -272,11 +266,9 @@ describe("the sequencer's gap check", () => {
     expect(results.refused).toMatchObject({ ok: false, error: { code: "chain_unavailable" } });
     expect(results.afterRefusal?.next).toBe(results.count + 1);
     expect(results.afterRefusal?.released).not.toContain(results.count);
-    expect(await env.DB.prepare("select id from transactions where id = ?").bind(second.transactionId).first()).toBeNull();
+    expect(await storedRow(second.transactionId)).toBeNull();
     expect(await watcherStub(env, second.transactionId).record()).toBeNull();
     expect(results.third.ok).toBe(true);
-    const confirmed = await waitForTransaction(third.transactionId, project.apiKey);
-    expect(confirmed.status).toBe("confirmed");
-    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(results.count + 1);
+    expect(await confirmedNonce(third.transactionId, project.apiKey)).toBe(results.count + 1);
   });
 });

@@ -10,7 +10,7 @@ import type { WatcherPort } from "../../src/services/engine/sequencer";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { UNANNOUNCED_GRACE_MS } from "../../src/services/engine/watcher";
 import { chainClient, rpc, waitForTransaction } from "../helpers/chain";
-import { fundedProject, newCore, sleep, transferIntent, until, withSequencerStorage } from "../helpers/engine";
+import { confirmedNonce, fundedProject, newCore, sleep, storedRow, transferIntent, until, withSequencerStorage } from "../helpers/engine";
 
 const unavailableWatcher: WatcherPort = {
   track: () => Promise.reject(new Error("the watcher's storage is unavailable")),
@@ -37,12 +37,9 @@ describe("a transaction that cannot be stored", () => {
       ok: false,
       error: { code: "internal_error", message: "the transaction could not be stored, so it was not sent; the request can be retried" },
     });
-    expect(await env.DB.prepare("select id from transactions where id = ?").bind(refused.transactionId).first()).toBeNull();
+    expect(await storedRow(refused.transactionId)).toBeNull();
     expect(sentResult.ok).toBe(true);
-    const settled = await waitForTransaction(sent.transactionId, project.apiKey);
-    expect(settled.status).toBe("confirmed");
-    const onChain = await chainClient().getTransaction({ hash: settled.transactionHash });
-    expect(onChain.nonce).toBe(nonceBefore);
+    expect(await confirmedNonce(sent.transactionId, project.apiKey)).toBe(nonceBefore);
     expect(await chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" })).toBe(nonceBefore + 1);
   });
 });
@@ -63,7 +60,7 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
     const withdrawn = transferIntent(project, walletIndex);
     const result = await withSequencerStorage(project, (storage) => newCore(storage, replyLost).submit(withdrawn));
     expect(result.ok).toBe(false);
-    expect(await env.DB.prepare("select id from transactions where id = ?").bind(withdrawn.transactionId).first()).toBeNull();
+    expect(await storedRow(withdrawn.transactionId)).toBeNull();
 
     const watcher = watcherStub(env, withdrawn.transactionId);
     const stored = () => runInDurableObject(watcher, (instance) => instance.record()) as Promise<WatchedTransaction>;
@@ -88,15 +85,13 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
       nonce: nonceBefore,
     });
     expect(await rpc("eth_getTransactionByHash", [orphan.hashes[0]!.hash])).toBeNull();
-    expect(await env.DB.prepare("select id from transactions where id = ?").bind(withdrawn.transactionId).first()).toBeNull();
+    expect(await storedRow(withdrawn.transactionId)).toBeNull();
 
     // The next transaction takes the following nonce and confirms.
     const next = transferIntent(project, walletIndex);
     const nextResult = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), (instance) => instance.submit(next));
     expect(nextResult.ok).toBe(true);
-    const confirmed = await waitForTransaction(next.transactionId, project.apiKey);
-    expect(confirmed.status).toBe("confirmed");
-    expect((await chainClient().getTransaction({ hash: confirmed.transactionHash })).nonce).toBe(nonceBefore + 1);
+    expect(await confirmedNonce(next.transactionId, project.apiKey)).toBe(nonceBefore + 1);
   });
 });
 

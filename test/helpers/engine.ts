@@ -6,7 +6,8 @@ import type { Address } from "viem";
 import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import type { TxIntent } from "../../src/services/engine/types";
-import { chainClient, fund, rpc } from "./chain";
+import { expect } from "vitest";
+import { chainClient, fund, rpc, waitForTransaction } from "./chain";
 import { createTestProject, type TestProject } from "./projects";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,6 +20,16 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
     if (done(value) || Date.now() > deadline) return value;
     await sleep(250);
   }
+}
+
+/** The transaction's D1 row (its id only), or null: a withdrawn transaction leaves none. */
+export const storedRow = (id: string) => env.DB.prepare("select id from transactions where id = ?").bind(id).first();
+
+/** Waits until the transaction settles, asserts it confirmed, and returns its nonce on chain. */
+export async function confirmedNonce(id: string, apiKey: string): Promise<number> {
+  const settled = await waitForTransaction(id, apiKey);
+  expect(settled.status).toBe("confirmed");
+  return (await chainClient().getTransaction({ hash: settled.transactionHash })).nonce;
 }
 
 export async function walletIndexOf(projectId: string): Promise<number> {
