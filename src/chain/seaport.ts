@@ -127,6 +127,17 @@ async function recovers(digest: Hex, signature: Hex, offerer: string): Promise<b
 }
 
 /**
+ * A stored signature as Seaport takes it. Rows stored before decision 66 may hold an EOA's v 0/1
+ * form, which Seaport refuses; recovery to the offerer tells it apart from a contract wallet's
+ * bytes, which stay unchanged. Local work only: no chain read.
+ */
+export async function signatureForFill(chainId: number, seaport: string, order: OrderComponentsJson, stored: string): Promise<Hex> {
+  const ecdsa = ecdsaForm(stored);
+  if (ecdsa && ecdsa !== stored.toLowerCase() && (await recovers(orderDigest(chainId, seaport, order), ecdsa, order.offerer))) return ecdsa;
+  return stored as Hex;
+}
+
+/**
  * The bytes to hand Seaport as the offerer's signature, checked the way Seaport checks them:
  * ECDSA recovery first, then, when the offerer has code, EIP-1271 `isValidSignature` with the
  * bytes unchanged. Null when neither accepts it.
@@ -175,6 +186,12 @@ export function fillStateProblem(status: OnChainOrderStatus): string | null {
   if (filled === "all") return "the order is already filled";
   if (filled === "part") return "the order is partly filled on Seaport; only untouched orders are listed and bought";
   return null;
+}
+
+/** The listing's end Seaport has recorded, or null while it is untouched: any fill ends a listing, as the indexer's OrderFulfilled does. */
+export function seaportFinalStatus(status: OnChainOrderStatus): "cancelled" | "filled" | null {
+  if (status.isCancelled) return "cancelled";
+  return filledShare(status) === "none" ? null : "filled";
 }
 
 export async function seaportOrderStatus(rpcUrl: string, seaport: string, orderHash: string): Promise<OnChainOrderStatus> {

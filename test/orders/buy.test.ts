@@ -212,7 +212,7 @@ describe("buying listed orders with the project wallet", () => {
 describe("orders that change outside the service", () => {
   const indexNow = () => call("/v1/admin/index", { admin: true, method: "POST" });
 
-  it("sees a cancellation made on Seaport directly once indexed", async () => {
+  it("records a cancellation made on Seaport directly at the buy that finds it, and again once indexed", async () => {
     const listing = await seaportJsList({ privateKey: seller.privateKey, token: drop.contractAddress, tokenId: "4", price: ETHER / 3n });
     const accepted = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
     expect(accepted.status).toBe(201);
@@ -220,6 +220,9 @@ describe("orders that change outside the service", () => {
     const notFillable = (message: string) => [{ id: accepted.body.orderHash, result: [{ type: "error", result: { code: "order_not_fillable", message } }] }];
     // Before the indexer has seen it, the buy asks Seaport itself.
     expect((await buy([accepted.body.orderHash])).body).toEqual(notFillable("the order is cancelled on Seaport"));
+    // What the buy read is recorded: the listing stops being the token's best one without waiting for the indexer.
+    expect((await call(`/v1/orders/${accepted.body.orderHash}`, { apiKey: buyer.apiKey })).body.status).toBe("cancelled");
+    expect((await call(`/v1/assets/1868/${drop.contractAddress}/4`, { apiKey: buyer.apiKey })).body.bestListing).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await indexNow()).status).toBe(200);
     const order = await call(`/v1/orders/${accepted.body.orderHash}`, { apiKey: buyer.apiKey });

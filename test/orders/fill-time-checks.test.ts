@@ -3,6 +3,7 @@
 // order that can never be bought becomes a token's best listing or a collection's floor; and the
 // bytes the service stores are the bytes Seaport accepts.
 import { encodeFunctionData, getAddress, parseAbi, type Abi, type Address, type Hex } from "viem";
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
@@ -43,6 +44,9 @@ async function bought(orderHashes: string[]) {
   return items;
 }
 
+const ownerOf = async (tokenId: string) =>
+  (await chainClient().readContract({ address: drop.contractAddress as Address, abi: parseAbi(["function ownerOf(uint256) view returns (address)"]), functionName: "ownerOf", args: [BigInt(tokenId)] })).toLowerCase();
+
 beforeAll(async () => {
   project = await createTestProject("Fill-time checks");
   drop = await deployConfirmedDrop(project, { name: "Fill-time drop", metadataStorageType: "self-hosted", baseUri: "https://example.com/f/" });
@@ -68,8 +72,7 @@ describe("signatures, as Seaport reads them", () => {
 
     const [item] = await bought([listed.body.orderHash]);
     expect(item!.type, JSON.stringify(item)).toBe("transaction");
-    const owner = await chainClient().readContract({ address: drop.contractAddress as Address, abi: parseAbi(["function ownerOf(uint256) view returns (address)"]), functionName: "ownerOf", args: [BigInt(tokenId)] });
-    expect(owner.toLowerCase()).toBe(project.walletAddress.toLowerCase());
+    expect(await ownerOf(tokenId)).toBe(project.walletAddress.toLowerCase());
   });
 
   it("hands a contract wallet's 64-byte signature to Seaport unchanged, so its listing fills beside another", async () => {
@@ -101,6 +104,23 @@ describe("signatures, as Seaport reads them", () => {
 
     const items = await bought([walletListing.body.orderHash, otherListing.body.orderHash]);
     expect(items.map((item) => item.type), JSON.stringify(items)).toEqual(["transaction", "transaction"]);
+  });
+});
+
+describe("rows stored before decision 66", () => {
+  it("are bought with an EOA's v 0 or 1 signature in the form Seaport takes", async () => {
+    const { seller, tokenId } = await sellerWithToken();
+    const order = listingComponents(seller.address, drop.contractAddress, tokenId, ETHER / 100n);
+    const signature = await sign(seller, order);
+    const listed = await submit(signature, order);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    // What the service stored before it rewrote v: the signer's 0/1 form, which Seaport's ecrecover refuses.
+    const v = Number.parseInt(signature.slice(-2), 16);
+    const legacy = `${signature.slice(0, -2).toLowerCase()}0${v - 27}`;
+    await env.DB.prepare("update orders set signature = ? where order_hash = ?").bind(legacy, listed.body.orderHash).run();
+    const [item] = await bought([listed.body.orderHash]);
+    expect(item!.type, JSON.stringify(item)).toBe("transaction");
+    expect(await ownerOf(tokenId)).toBe(project.walletAddress.toLowerCase());
   });
 });
 
@@ -187,5 +207,7 @@ describe("an order Seaport has partly filled", () => {
     await fillOneUnit(listedFirst, listedSignature);
     const answer = await buy([listed.body.orderHash]);
     expect(answer.body[0].result, JSON.stringify(answer.body)).toEqual([{ type: "error", result: { code: "order_not_fillable", message: expect.stringContaining("partly filled") } }]);
+    // Seaport's fill ends the listing, as the indexer's OrderFulfilled would: no longer offered for sale.
+    expect((await call(`/v1/orders/${listed.body.orderHash}`, { apiKey: project.apiKey })).body.status).toBe("filled");
   });
 });

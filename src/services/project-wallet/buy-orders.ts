@@ -4,12 +4,13 @@
 import { eq } from "drizzle-orm";
 import { encodeErc20Approve } from "../../chain/erc20";
 import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seaport-fulfil";
-import { fillStateProblem, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { fillStateProblem, ITEM_TYPE, seaportOrderStatus, signatureForFill, type OrderComponentsJson } from "../../chain/seaport";
 import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, OutcomeUnknownError, type ErrorCode } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { ServiceContext } from "../context";
+import { recordSeaportEnd } from "../orders/seaport-end";
 import { getProjectRow } from "../projects";
 import type { TransactionView } from "../transactions/transaction-view";
 import { Erc20Payments, UNLIMITED_ALLOWANCE } from "./erc20-payments";
@@ -45,7 +46,11 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   });
   const fillState = fillStateProblem(status);
-  if (fillState) throw unfillable(fillState);
+  if (fillState) {
+    // Best effort: the answer is the same whether or not the row could be corrected.
+    await recordSeaportEnd(ctx.env.DB, chain.chainId, orderHash, status).catch((error) => logError(ctx.env, { where: "recordSeaportEnd", orderHash }, error));
+    throw unfillable(fillState);
+  }
   return order;
 }
 
@@ -70,7 +75,7 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
     try {
       const order = await fillableOrder(ctx, chain, orderHash);
       const components = JSON.parse(order.parameters) as OrderComponentsJson;
-      const fulfilment = encodeFulfilment(components, order.signature);
+      const fulfilment = encodeFulfilment(components, await signatureForFill(chain.chainId, chain.seaportAddress, components, order.signature));
       let gasLimit: bigint | undefined;
       if (order.currencyAddress) {
         const token = order.currencyAddress;

@@ -1,0 +1,18 @@
+// What Seaport says at the head wins over a stale `orders` row: a listing cancelled or filled on
+// Seaport before the indexer reached its log (or, for rows stored before decision 66, before the
+// service stored it) is recorded when a buy reads that state (decision 68), so it stops being a
+// best listing or a floor at once.
+import { seaportFinalStatus, type OnChainOrderStatus } from "../../chain/seaport";
+import { refreshBestListingsWhere } from "./best-listing";
+
+export async function recordSeaportEnd(db: D1Database, chainId: number, orderHash: string, status: OnChainOrderStatus, nowMs = Date.now()): Promise<void> {
+  const end = seaportFinalStatus(status);
+  if (!end) return;
+  // A fill's log (the indexer's, with its transaction hash) may have got there first; nothing then changes.
+  await db.batch([
+    db
+      .prepare(`update orders set status = ?, updated_at = ? where chain_id = ? and order_hash = ? and status in ('active', 'inactive', 'expired')`)
+      .bind(end, nowMs, chainId, orderHash),
+    refreshBestListingsWhere(db, "chain_id = ? and order_hash = ?", [chainId, orderHash], nowMs),
+  ]);
+}
