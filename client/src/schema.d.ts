@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Search assets
-         * @description Assets across all collections, each with its best (cheapest active) listing and its collection.
+         * @description Assets across all collections, each with its best live listing (active, started and unexpired; native currency first, see `Asset.bestListing`) and its collection.
          */
         get: operations["exploreAssets"];
         put?: never;
@@ -478,7 +478,7 @@ export interface paths {
         };
         /**
          * Token metadata (tokenURI target)
-         * @description Public and cacheable (`Cache-Control: public, max-age=300, stale-while-revalidate=86400`, strong `ETag`; `If-None-Match` gets a 304). Served from R2 for `s3` drops (the token's document, else the drop's default) and rendered from D1 for `metadata-api` drops (the token's override, else the default). Tokens not minted yet have no metadata: 404, as do `self-hosted` drops and unknown contracts.
+         * @description Public (any origin: `Access-Control-Allow-Origin: *`) and cacheable (`Cache-Control: public, max-age=300, stale-while-revalidate=86400`, strong `ETag`; `If-None-Match` gets a 304). Served from R2 for `s3` drops (the token's document, else the drop's default) and rendered from D1 for `metadata-api` drops (the token's override, else the default). A token minted on chain is served at once, before the indexer has recorded it (the chain's `ownerOf` is asked). Tokens not minted yet (or burned) have no metadata: 404, as do `self-hosted` drops and unknown contracts; errors carry `Cache-Control: no-store`.
          */
         get: operations["getTokenMetadata"];
         put?: never;
@@ -4517,6 +4517,15 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: chain_unavailable */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

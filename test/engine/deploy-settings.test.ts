@@ -2,10 +2,12 @@
 // contract (not from D1), the allowlist proof the API serves accepted by the contract's own
 // claim(), a badge that cannot move, a price converted with the currency's own decimals, and an
 // `s3` drop whose per-token metadata the claim writes to R2 and the metadata route serves.
+import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, keccak256, type Address, type Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { metadataBaseUri } from "../../src/services/drops/deploy-drop";
 import { chainClient, contractAnswering, ETHER, ownerOf } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop } from "../helpers/drops";
 import { call } from "../helpers/http";
@@ -77,6 +79,17 @@ describe("a drop deployed through the API", () => {
     await expect(
       chainClient().simulateContract({ account: claimer.account, address: contract as Address, abi: dropErc721Abi, functionName: "transferFrom", args: [claimer.address, royaltyRecipient as Address, 1n] }),
     ).rejects.toThrow(/Soulbound/);
+  });
+
+  it("points the baseURI at the metadata route whether or not PUBLIC_URL ends in a slash", async () => {
+    const contract = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+    for (const publicUrl of ["http://mintyard.test", "http://mintyard.test/", "http://mintyard.test//"]) {
+      const baseUri = metadataBaseUri(publicUrl, 1868, contract);
+      expect(baseUri).toBe("http://mintyard.test/v1/metadata/1868/0x5FbDB2315678afecb367f032d93F642f64180aa3/");
+      // The route is reached (this address is no drop), not "no route for GET //v1/…".
+      const answer = await SELF.fetch(`${baseUri}1`);
+      expect(((await answer.json()) as { error: { message: string } }).error.message).toBe("no drop at this contract");
+    }
   });
 
   it("prices in the currency's own decimals", async () => {

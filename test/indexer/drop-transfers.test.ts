@@ -94,6 +94,11 @@ describe("indexing a drop's own collection", () => {
       to: contract,
       data: encodeFunctionData({ abi: dropErc721Abi, functionName: "claim", args: [claimer.account.address, 1n, [], 0n, 0n] }),
     });
+    // Marketplaces fetch tokenURI when they see the mint, before the indexer has run: the chain says it exists.
+    const early = await call(`/v1/metadata/1868/${contract}/5`);
+    expect(early.status, JSON.stringify(early.body)).toBe(200);
+    expect(early.body).toEqual({ name: "Indexed Pass", image: "https://example.com/pass.png" });
+    expect((await call(`/v1/metadata/1868/${contract}/6`)).status).toBe(404);
     await nextBlock();
     await runIndex();
 

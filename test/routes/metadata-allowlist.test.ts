@@ -363,8 +363,30 @@ describe("GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}", () => {
     const unminted = expectEnvelope(await call(path(apiDrop.contractAddress, "3")), 404, "not_found");
     expect(unminted.message).toContain("not minted");
     const unmintedHeaders = (await call(path(apiDrop.contractAddress, "3"))).headers;
-    expect(unmintedHeaders.get("cache-control")).toBeNull();
+    // The token may be minted a second later: no cache may keep this answer.
+    expect(unmintedHeaders.get("cache-control")).toBe("no-store");
     expect(unmintedHeaders.get("etag")).toBeNull();
+  });
+
+  it("lets any origin read it, answers included", async () => {
+    const origin = { headers: { origin: "https://mint.example" } };
+    const served = await SELF.fetch(`${BASE}${path(apiDrop.contractAddress, "1")}`, origin);
+    await served.text();
+    expect(served.headers.get("access-control-allow-origin")).toBe("*");
+    const missing = await SELF.fetch(`${BASE}${path(apiDrop.contractAddress, "3")}`, origin);
+    await missing.text();
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+    const preflight = await SELF.fetch(`${BASE}${path(apiDrop.contractAddress, "1")}`, {
+      method: "OPTIONS",
+      headers: { origin: "https://mint.example", "access-control-request-method": "GET" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
+    // The keyed API is for servers (keys stay out of browsers): no CORS there.
+    const keyed = await SELF.fetch(`${BASE}/v1/assets/explore`, origin);
+    await keyed.text();
+    expect(keyed.headers.get("access-control-allow-origin")).toBeNull();
   });
 
   it("rejects an unknown chain and malformed parameters", async () => {

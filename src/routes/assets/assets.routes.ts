@@ -53,7 +53,7 @@ export const exploreAssets = createRoute({
   security: READ_SECURITY,
   middleware: [anyKey] as const,
   summary: "Search assets",
-  description: "Assets across all collections, each with its best (cheapest active) listing and its collection.",
+  description: "Assets across all collections, each with its best live listing (active, started and unexpired; native currency first, see `Asset.bestListing`) and its collection.",
   request: { query: ExploreQuerySchema },
   responses: {
     200: jsonContent(AssetPageSchema, "A page of assets", { data: [exampleAsset], pagination: { total: 1, page: 1, limit: 20 } }),

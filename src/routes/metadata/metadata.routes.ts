@@ -22,9 +22,10 @@ export const getTokenMetadata = createRoute({
   security: [],
   summary: "Token metadata (tokenURI target)",
   description:
-    "Public and cacheable (`Cache-Control: public, max-age=300, stale-while-revalidate=86400`, strong `ETag`; `If-None-Match` gets a 304). " +
+    "Public (any origin: `Access-Control-Allow-Origin: *`) and cacheable (`Cache-Control: public, max-age=300, stale-while-revalidate=86400`, strong `ETag`; `If-None-Match` gets a 304). " +
     "Served from R2 for `s3` drops (the token's document, else the drop's default) and rendered from D1 for `metadata-api` drops " +
-    "(the token's override, else the default). Tokens not minted yet have no metadata: 404, as do `self-hosted` drops and unknown contracts.",
+    "(the token's override, else the default). A token minted on chain is served at once, before the indexer has recorded it (the chain's `ownerOf` is asked). " +
+    "Tokens not minted yet (or burned) have no metadata: 404, as do `self-hosted` drops and unknown contracts; errors carry `Cache-Control: no-store`.",
   request: {
     params: z.object({
       chainId: ChainIdQuery.openapi({ param: { name: "chainId", in: "path" } }),
@@ -40,6 +41,6 @@ export const getTokenMetadata = createRoute({
       attributes: exampleTokenMetadata.attributes,
     }),
     304: { description: "Not modified: If-None-Match matched the current ETag" },
-    ...operationErrors({ auth: "none", input: true }, "unsupported_chain", "not_found"),
+    ...operationErrors({ auth: "none", input: true }, "unsupported_chain", "not_found", "chain_unavailable"),
   },
 });

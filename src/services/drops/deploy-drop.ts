@@ -80,6 +80,14 @@ async function currencyDecimals(chain: ChainConfig, currencyAddress: string | un
   return decimals;
 }
 
+/**
+ * The baseURI the contract is deployed with, pointing at the metadata route. It is written on chain
+ * for good, so a PUBLIC_URL written with a trailing slash must not make it `…//v1/…`, which no route matches.
+ */
+export function metadataBaseUri(publicUrl: string, chainId: number, contractAddress: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}/v1/metadata/${chainId}/${checksumAddress(contractAddress)}/`;
+}
+
 export async function deployDrop(
   ctx: ServiceContext,
   keyProjectId: string,
@@ -110,7 +118,7 @@ export async function deployDrop(
     throw new AppError("chain_unavailable", `chain ${chain.chainId} RPC did not answer`);
   }
   const selfHosted = input.metadataStorageType === "self-hosted";
-  const baseUri = selfHosted ? input.baseUri! : `${ctx.env.PUBLIC_URL}/v1/metadata/${chain.chainId}/${checksumAddress(contractAddress)}/`;
+  const baseUri = selfHosted ? input.baseUri! : metadataBaseUri(ctx.env.PUBLIC_URL, chain.chainId, contractAddress);
   const creatorFeeAddress = (input.creatorFeeAddress ?? project.walletAddress).toLowerCase();
   const symbol = input.symbol ?? defaultSymbol(input.name);
   const now = new Date();

@@ -1,7 +1,8 @@
 // The tokenURI target of `s3` and `metadata-api` drops (DESIGN §4 "Metadata storage").
 import { and, eq, inArray } from "drizzle-orm";
 import { assets, drops, tokenMetadata } from "../../db/schema";
-import { getChain } from "../../lib/chains";
+import { erc721OwnerOf } from "../../chain/nft-reads";
+import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
 import type { TokenMetadata } from "../../schemas/resources";
 import { sha256Hex } from "../auth/keys";
@@ -75,8 +76,18 @@ async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: 
 }
 
 /**
+ * Whether the token exists: D1 knows once the claim's receipt or the indexer applied the mint;
+ * until then (a public claim, up to a cron period plus the confirmation depth) the chain says.
+ */
+async function minted(chain: ChainConfig, contractAddress: string, tokenId: string, hasAssetRow: boolean): Promise<boolean> {
+  if (hasAssetRow) return true;
+  return (await erc721OwnerOf(chain.rpcUrl, contractAddress, tokenId)) !== null;
+}
+
+/**
  * Metadata of a minted token of one of our `s3` or `metadata-api` drops. Unminted tokens are
- * 404 on purpose (burned ones too: their asset row is gone): answering for them would reveal (blind-box) metadata before the mint.
+ * 404 on purpose (burned ones too: their asset row is gone and ownerOf reverts): answering for
+ * them would reveal (blind-box) metadata before the mint.
  */
 export async function renderTokenMetadata(
   ctx: ServiceContext,
@@ -84,7 +95,7 @@ export async function renderTokenMetadata(
   contractAddress: string,
   tokenId: string,
 ): Promise<RenderedMetadata> {
-  getChain(ctx.env, chainId);
+  const chain = getChain(ctx.env, chainId);
   const [dropRows, assetRows] = await ctx.db.batch([
     ctx.db
       .select({ id: drops.id, storage: drops.metadataStorageType })
@@ -98,7 +109,9 @@ export async function renderTokenMetadata(
   const drop = dropRows[0];
   if (!drop) throw new AppError("not_found", "no drop at this contract");
   if (drop.storage === "self-hosted") throw new AppError("not_found", "this drop's metadata is self-hosted: its tokenURI is baseUri + tokenId");
-  if (!assetRows[0]) throw new AppError("not_found", "token not minted, or burned (metadata exists only for minted tokens that still exist)");
+  if (!(await minted(chain, contractAddress, tokenId, Boolean(assetRows[0])))) {
+    throw new AppError("not_found", "token not minted, or burned (metadata exists only for minted tokens that still exist)");
+  }
   const document = drop.storage === "s3" ? await fromR2(ctx.env.METADATA, drop.id, tokenId) : await fromD1(ctx, chainId, contractAddress, tokenId);
   if (!document) throw new AppError("not_found", "no metadata stored for this token");
   return { document, etag: `"${await sha256Hex(JSON.stringify(document))}"` };
