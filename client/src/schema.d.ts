@@ -237,7 +237,7 @@ export interface paths {
         };
         /**
          * Trending collections
-         * @description Collections ranked by sale volume in the period (ties: number of sales, then slug), from the sales the service recorded or indexed.
+         * @description Collections of one chain (`chainId`, default 1868) ranked by native-currency sale volume in the period (ties: number of sales, then slug), from the sales the service recorded or indexed.
          */
         get: operations["getTrendingCollections"];
         put?: never;
@@ -2535,6 +2535,7 @@ export interface operations {
             query?: {
                 chainId?: number;
                 period?: "1h" | "24h" | "7d" | "30d";
+                /** @description Page size, 1..100 */
                 limit?: number;
             };
             header?: never;

@@ -307,7 +307,6 @@ export const sales = sqliteTable(
     // Trending windows: each index also holds every column the volume sums read, so a period's
     // sales are summed from the index alone (30 days of 60,000 sales: 31 → 6 ms; decision 34).
     index("sales_chain_sold_idx").on(t.chainId, t.soldAt, t.collectionId, t.currencyAddress, t.priceGwei, t.priceSubGwei),
-    index("sales_sold_idx").on(t.soldAt, t.collectionId, t.currencyAddress, t.priceGwei, t.priceSubGwei),
     index("sales_collection_sold_idx").on(t.collectionId, t.soldAt, t.currencyAddress, t.priceGwei, t.priceSubGwei),
   ],
 );

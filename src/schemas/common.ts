@@ -31,7 +31,21 @@ export const UintString = z
 export const PositiveUintString = UintString.refine((value) => !UINT_DIGITS.test(value) || BigInt(value) > 0n, "must be greater than 0");
 
 export const ChainIdBody = z.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });
-export const ChainIdQuery = z.coerce.number().int("must be an integer").positive("must be positive").openapi({ example: 1868 });
+/**
+ * A path or query integer in plain decimal digits. `Number()` (z.coerce) would also take `0x74c`,
+ * `1e3`, `1868.0` or ` 01868`: one value with many URLs (each its own cache entry), and a client's
+ * bug passed off as a value (decision 1). Anything else reaches the number schema as a string and
+ * is refused with its message.
+ */
+const DECIMAL_DIGITS = /^(0|[1-9][0-9]{0,15})$/;
+const decimalInteger = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === "string" && DECIMAL_DIGITS.test(value) ? Number(value) : value), schema);
+
+export const ChainIdQuery = decimalInteger(z.number("must be a decimal integer").int("must be an integer").positive("must be positive")).openapi({
+  type: "integer",
+  exclusiveMinimum: 0,
+  example: 1868,
+});
 
 /** Response timestamp (the service writes these, so no check). */
 export const IsoDateTime = z.string().openapi({ format: "date-time", example: "2026-11-21T12:00:00.000Z" });
@@ -193,21 +207,19 @@ export const BooleanQuery = z
   .transform((value) => value === "true")
   .openapi({ type: "boolean", example: true });
 
-export const PageQuery = z.coerce
-  .number("must be a number")
-  .int("must be an integer")
-  .min(1, "must be at least 1")
-  .max(1_000_000, "must be at most 1000000")
-  .default(1)
-  .openapi({ example: 1, description: "Page number, from 1" });
+/** A page-size query parameter, 1..max, in decimal digits. */
+export const limitQuery = (max: number, defaultValue: number) =>
+  decimalInteger(z.number("must be a decimal integer").int("must be an integer").min(1, "must be at least 1").max(max, `must be at most ${max}`))
+    .default(defaultValue)
+    .openapi({ type: "integer", minimum: 1, maximum: max, default: defaultValue, example: defaultValue, description: `Page size, 1..${max}` });
 
-export const LimitQuery = z.coerce
-  .number("must be a number")
-  .int("must be an integer")
-  .min(1, "must be at least 1")
-  .max(100, "must be at most 100")
-  .default(20)
-  .openapi({ example: 20, description: "Page size, 1..100" });
+export const PageQuery = decimalInteger(
+  z.number("must be a decimal integer").int("must be an integer").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000"),
+)
+  .default(1)
+  .openapi({ type: "integer", minimum: 1, maximum: 1_000_000, default: 1, example: 1, description: "Page number, from 1" });
+
+export const LimitQuery = limitQuery(100, 20);
 
 export const PaginationSchema = z
   .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() })

@@ -35,6 +35,9 @@ describe("GET /v1/collections/trending", () => {
     moreSales = await seedCollection({ slug: "zzz-more-sales", name: "More sales" });
     await seedSale(moreSales, ETH / 20n, new Date(now - 5 * HOUR));
     await seedSale(moreSales, ETH / 20n, new Date(now - 6 * HOUR));
+    // A testnet collection's big sale: its ETH is not mainnet ETH, and trending ranks one chain at a time.
+    const testnet = await seedCollection({ chainId: 1946, name: "Testnet whale" });
+    await seedSale(testnet, 1000n * ETH, new Date(now - HOUR));
     // Seven more small sellers: twelve collections traded, more than the default limit of ten.
     for (let i = 1; i <= 7; i++) await seedSale(await seedCollection({ slug: `small-${i}`, name: `Small ${i}` }), BigInt(i), new Date(now - 7 * HOUR));
     // hot has a floor of 0.5 ETH (cheapest live listing) and a pricier one; a cancelled listing
@@ -61,8 +64,10 @@ describe("GET /v1/collections/trending", () => {
   });
 
   it("narrows the window with period and the list with limit", async () => {
+    // No chainId: chain 1868's collections only, the testnet's whale left out.
     const all = await call("/v1/collections/trending?limit=100", { apiKey: reader.apiKey });
     expect(all.body.data).toHaveLength(12);
+    expect(all.body.data.every((entry: { collection: { chainId: number } }) => entry.collection.chainId === 1868)).toBe(true);
     const lastHour = await call("/v1/collections/trending?period=1h", { apiKey: reader.apiKey });
     expect(lastHour.body.data.map((entry: { collection: { id: string } }) => entry.collection.id)).toEqual([steady.id]);
     const top1 = await call("/v1/collections/trending?period=7d&limit=1", { apiKey: reader.apiKey });
@@ -75,6 +80,7 @@ describe("GET /v1/collections/trending", () => {
     expectEnvelope(await call("/v1/collections/trending?period=2h", { apiKey: reader.apiKey }), 400, "validation_error");
     expectEnvelope(await call("/v1/collections/trending?limit=0", { apiKey: reader.apiKey }), 400, "validation_error");
     expectEnvelope(await call("/v1/collections/trending?limit=101", { apiKey: reader.apiKey }), 400, "validation_error");
+    expectEnvelope(await call("/v1/collections/trending?limit=0x5", { apiKey: reader.apiKey }), 400, "validation_error");
     expectEnvelope(await call("/v1/collections/trending?chainId=10", { apiKey: reader.apiKey }), 400, "unsupported_chain");
   });
 });

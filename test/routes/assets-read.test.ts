@@ -164,6 +164,14 @@ describe("GET /v1/assets/explore", () => {
       ["limit=101", "query.limit"],
       ["limit=abc", "query.limit"],
       ["chainId=abc", "query.chainId"],
+      // Other spellings Number() reads as the same value: one value has one URL (decision 70).
+      ["limit=0x14", "query.limit"],
+      ["limit=1e1", "query.limit"],
+      ["page=2.0", "query.page"],
+      ["page=%202", "query.page"],
+      ["page=02", "query.page"],
+      ["chainId=0x74c", "query.chainId"],
+      ["chainId=1868.0", "query.chainId"],
       ["contractAddress=0xZZ", "query.contractAddress"],
       ["ownerAddress=0x1234", "query.ownerAddress"],
       ["isVerified=yes", "query.isVerified"],
@@ -197,6 +205,8 @@ describe("GET /v1/assets/{chainId}/{contractAddress}/{tokenId}", () => {
     expectEnvelope(await call(`/v1/assets/1868/0x12/1`, { apiKey: reader.apiKey }), 400, "validation_error");
     expectEnvelope(await call(`/v1/assets/1868/${verified.contractAddress}/-1`, { apiKey: reader.apiKey }), 400, "validation_error");
     expectEnvelope(await call(`/v1/assets/abc/${verified.contractAddress}/1`, { apiKey: reader.apiKey }), 400, "validation_error");
+    const hexChain = expectEnvelope(await call(`/v1/assets/0x74c/${verified.contractAddress}/3`, { apiKey: reader.apiKey }), 400, "validation_error");
+    expect(hexChain.details?.[0]).toMatchObject({ path: "path.chainId", message: "must be a decimal integer" });
     expectEnvelope(await call(`/v1/assets/77/${verified.contractAddress}/1`, { apiKey: reader.apiKey }), 400, "unsupported_chain");
   });
 

@@ -393,6 +393,10 @@ describe("GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}", () => {
     expectEnvelope(await call(path(apiDrop.contractAddress, "1", 999)), 400, "unsupported_chain");
     const badToken = expectEnvelope(await call(path(apiDrop.contractAddress, "01")), 400, "validation_error");
     expect(badToken.details?.[0]?.path).toBe("path.tokenId");
+    for (const chainId of ["0x74c", "1868.0", "01868"]) {
+      const badChain = expectEnvelope(await call(`/v1/metadata/${chainId}/${apiDrop.contractAddress}/1`), 400, "validation_error");
+      expect(badChain.details?.[0]?.path, chainId).toBe("path.chainId");
+    }
     const badContract = expectEnvelope(await call(path("0xabc", "1")), 400, "validation_error");
     expect(badContract.details?.[0]?.path).toBe("path.contractAddress");
   });

@@ -6,7 +6,7 @@ import type { trending } from "./collections.routes";
 
 export const trendingHandler: AppRouteHandler<typeof trending> = async (c) => {
   const { chainId, period, limit } = c.req.valid("query");
-  if (chainId !== undefined) getChain(c.env, chainId);
+  getChain(c.env, chainId);
   const data = await trendingCollections(serviceContext(c.env), { chainId, period, limit });
   return c.json({ data, period }, 200);
 };

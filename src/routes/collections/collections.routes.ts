@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { anyKey } from "../../lib/auth";
-import { ChainIdQuery, jsonContent, operationErrors, READ_SECURITY } from "../../schemas/common";
+import { ChainIdQuery, jsonContent, limitQuery, operationErrors, READ_SECURITY } from "../../schemas/common";
 import { exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";
 
@@ -23,12 +23,13 @@ export const trending = createRoute({
   middleware: [anyKey] as const,
   summary: "Trending collections",
   description:
-    "Collections ranked by sale volume in the period (ties: number of sales, then slug), from the sales the service recorded or indexed.",
+    "Collections of one chain (`chainId`, default 1868) ranked by native-currency sale volume in the period (ties: number of sales, then slug), from the sales the service recorded or indexed.",
   request: {
     query: z.strictObject({
-      chainId: ChainIdQuery.optional(),
+      // Volumes of different chains do not compare (testnet ETH is not ETH): one chain's ranking, 1868 unless named (decision 70).
+      chainId: ChainIdQuery.default(1868),
       period: z.enum(["1h", "24h", "7d", "30d"]).default("24h"),
-      limit: z.coerce.number("must be a number").int("must be an integer").min(1, "must be at least 1").max(100, "must be at most 100").default(10),
+      limit: limitQuery(100, 10),
     }),
   },
   responses: {

@@ -43,11 +43,11 @@ const nativeFloor = (now: number) =>
 
 export async function trendingCollections(
   { db }: ServiceContext,
-  options: { chainId?: number; period: TrendingPeriod; limit: number; now?: number },
+  options: { chainId: number; period: TrendingPeriod; limit: number; now?: number },
 ): Promise<TrendingEntry[]> {
   const now = options.now ?? Date.now();
   const span = TRENDING_PERIODS[options.period];
-  const inChain: SQL | undefined = options.chainId === undefined ? undefined : eq(sales.chainId, options.chainId);
+  const inChain = eq(sales.chainId, options.chainId);
 
   const current = await db
     .select({ collectionId: sales.collectionId, gwei: nativeGwei, subGwei: nativeSubGwei, sales: sql<number>`count(*)` })
