@@ -119,7 +119,7 @@ export interface paths {
         put?: never;
         /**
          * Run the indexer now
-         * @description Runs one indexer pass (as the cron does) for every configured chain and reports the block ranges read.
+         * @description Runs one indexer pass (as the cron does) for every configured chain, then the housekeeping (expired listings, started listings, idempotency records, the webhook delivery log), and reports the block ranges read. A chain whose RPC did not answer makes it a 502 `chain_unavailable`, a chain or housekeeping step that failed inside the service a 500 `internal_error`; both name the chains that were indexed, and the housekeeping ran either way.
          */
         post: operations["runIndexer"];
         delete?: never;

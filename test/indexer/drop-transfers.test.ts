@@ -252,6 +252,8 @@ describe("the cron trigger, the lease and the sweep", () => {
     const asset = await seedAsset(collection, "1");
     const stale = await seedListing(asset, 10n ** 15n, { endTime: new Date(Date.now() - 1_000) });
     const fresh = await seedListing(asset, 10n ** 16n);
+    // The offerer of this one lost the token before it ended: it can never fill again either.
+    const staleInactive = await seedListing(asset, 10n ** 14n, { status: "inactive", endTime: new Date(Date.now() - 1_000) });
     await env.DB.prepare("update assets set best_price_sort = ?, best_order_hash = ? where id = ?").bind(stale.priceSort, stale.orderHash, asset.id).run();
     const idempotency = "insert into idempotency_keys (project_id, key, request_hash, status, created_at, expires_at) values (?, ?, 'h', 'completed', 0, ?)";
     await env.DB.batch([
@@ -260,8 +262,12 @@ describe("the cron trigger, the lease and the sweep", () => {
     ]);
 
     await runIndex();
-    const statuses = await env.DB.prepare("select order_hash, status from orders where order_hash in (?, ?)").bind(stale.orderHash, fresh.orderHash).all();
-    expect(Object.fromEntries(statuses.results.map((r) => [r.order_hash, r.status]))).toEqual({ [stale.orderHash]: "expired", [fresh.orderHash]: "active" });
+    const statuses = await env.DB.prepare("select order_hash, status from orders where order_hash in (?, ?, ?)").bind(stale.orderHash, fresh.orderHash, staleInactive.orderHash).all();
+    expect(Object.fromEntries(statuses.results.map((r) => [r.order_hash, r.status]))).toEqual({
+      [stale.orderHash]: "expired",
+      [fresh.orderHash]: "active",
+      [staleInactive.orderHash]: "expired",
+    });
     const best = await env.DB.prepare("select best_order_hash from assets where id = ?").bind(asset.id).first();
     expect(best).toEqual({ best_order_hash: fresh.orderHash });
     const keys = await env.DB.prepare("select key from idempotency_keys where project_id = ?").bind(project.id).all();

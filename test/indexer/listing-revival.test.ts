@@ -2,6 +2,7 @@
 // Seaport's approval is granted again), and only when the chain says the order would fill: a
 // per-token approval cleared by the transfer, or a cancellation meanwhile, keeps it dead. A listing
 // through a conduit follows the conduit's approval, not Seaport's (decision 55).
+import { env } from "cloudflare:workers";
 import { encodeFunctionData, type Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { conduitControllerAbi } from "../../src/chain/artifacts/conduit-controller";
@@ -13,7 +14,9 @@ import { call } from "../helpers/http";
 import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { listingComponents, seaportJsCancel, seaportJsList, viemSignOrder } from "../helpers/seaport";
-import { seaportAddress } from "../helpers/seaport-basic-order";
+import { incrementCounterCalldata, seaportAddress } from "../helpers/seaport-basic-order";
+import { getChain } from "../../src/lib/chains";
+import { reviveListings } from "../../src/services/indexer/revive-listings";
 import { freshWallet } from "../helpers/wallets";
 
 type Wallet = Awaited<ReturnType<typeof freshWallet>>;
@@ -99,6 +102,33 @@ describe("inactive listings", () => {
     await indexed();
     expect(await statusOf(orderHash)).toBe("inactive");
     expect(await bestListingOf("3")).toBeNull();
+  });
+
+  it("stay inactive when the offerer raised its Seaport counter in a block the indexer has not reached", async () => {
+    const owner = await freshWallet();
+    const [tokenId] = await claimConfirmed(project, { contractAddress: contract, recipientAddress: owner.address, quantity: 1 });
+    await setApprovalForAll(owner, contract, seaportAddress());
+    const parameters = listingComponents(owner.address, contract, tokenId!, ETHER / 20n);
+    const orderHash = await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters);
+    const away = await freshWallet();
+    await transfer(owner, away, BigInt(tokenId!));
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("inactive");
+
+    const back = await transfer(away, owner, BigInt(tokenId!));
+    // Cancel-all at the head, after the token came back: Seaport will never fill the listing.
+    await owner.send({ to: seaportAddress(), data: incrementCounterCalldata() });
+    // The revival of a run whose safe head is the block of the return, not yet the increment's.
+    const returned = {
+      type: "erc721" as const,
+      transfer: { contract, from: away.address.toLowerCase(), to: owner.address.toLowerCase(), tokenId: tokenId!, logIndex: 0, blockNumber: Number(back.blockNumber), transactionHash: back.transactionHash },
+      logIndex: 0,
+      blockNumber: Number(back.blockNumber),
+      transactionHash: back.transactionHash,
+    };
+    await reviveListings(env.DB, getChain(env, 1868), [returned]);
+    expect(await statusOf(orderHash)).toBe("inactive");
+    expect(await bestListingOf(tokenId!)).toBeNull();
   });
 
   it("stay cancelled when the offerer cancelled on Seaport while the token was away", async () => {

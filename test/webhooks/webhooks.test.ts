@@ -525,6 +525,35 @@ describe("one endpoint's trouble", () => {
     expect(rows).toEqual({ [refused]: "pending", [fine]: "delivered" });
   });
 
+  it("holds the endpoint's other events only until the failing delivery's own next try", async () => {
+    const own = await createTestProject("Short hold");
+    const endpoint = (await register("short-hold", ["transaction.confirmed"], own.secretKey)).body;
+    const hour = 60 * 60 * 1000;
+    // Ten minutes left of its window, eight attempts made: its next try is the window's end, not 6 h away.
+    const old = await queued(endpoint.id, own.id, 24 * hour - 10 * 60_000, 2_000);
+    const fresh = await queued(endpoint.id, own.id, 1_000, 1_000);
+    await env.DB.prepare("update webhook_deliveries set attempts = 8 where event_id = ?").bind(old).run();
+    interceptFetch(async ({ url }, pass) => (url.startsWith(hookUrl("short-hold")) ? new Response("busy", { status: 503 }) : pass()));
+
+    await deliverDue(serviceContext(env), own.id);
+    const rows = Object.fromEntries((await rowsOf(endpoint.id)).results.map((row) => [row.event_id, row]));
+    expect(rows[old]).toMatchObject({ status: "pending", attempts: 9 });
+    expect(rows[old]!.next_attempt_at).toBeLessThan(Date.now() + 11 * 60_000);
+    // The fresh event goes just before it, not six hours later.
+    expect(rows[fresh]).toMatchObject({ status: "pending", attempts: 0, next_attempt_at: rows[old]!.next_attempt_at - 1 });
+  });
+
+  it("counts a 2xx whose body could not be discarded as delivered", async () => {
+    const own = await createTestProject("Body reset");
+    const endpoint = (await register("body-reset", ["transaction.confirmed"], own.secretKey)).body;
+    const event = await queued(endpoint.id, own.id, 1_000);
+    const resetMidBody = () => new ReadableStream({ cancel: () => Promise.reject(new Error("connection reset")) });
+    interceptFetch(async ({ url }, pass) => (url.startsWith(hookUrl("body-reset")) ? new Response(resetMidBody(), { status: 200 }) : pass()));
+
+    await deliverDue(serviceContext(env), own.id);
+    expect((await rowsOf(endpoint.id)).results).toEqual([expect.objectContaining({ event_id: event, status: "delivered", attempts: 1, last_error: null })]);
+  });
+
   it("a backlog of one endpoint does not use up another's turn", async () => {
     const own = await createTestProject("One endpoint behind");
     const behind = (await register("behind", ["transaction.confirmed"], own.secretKey)).body;

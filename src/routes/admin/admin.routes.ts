@@ -199,7 +199,9 @@ export const runIndexer = createRoute({
   security,
   middleware: [requireAdmin] as const,
   summary: "Run the indexer now",
-  description: "Runs one indexer pass (as the cron does) for every configured chain and reports the block ranges read.",
+  description:
+    "Runs one indexer pass (as the cron does) for every configured chain, then the housekeeping (expired listings, started listings, idempotency records, the webhook delivery log), and reports the block ranges read. " +
+    "A chain whose RPC did not answer makes it a 502 `chain_unavailable`, a chain or housekeeping step that failed inside the service a 500 `internal_error`; both name the chains that were indexed, and the housekeeping ran either way.",
   responses: {
     200: jsonContent(
       z.object({ chains: z.array(z.object({ chainId: z.number().int(), fromBlock: z.number().int(), toBlock: z.number().int(), logs: z.number().int() })) }).openapi("IndexerRun"),

@@ -2,10 +2,10 @@
 // approval) are still valid on Seaport and fill again once the offerer can deliver: the token
 // comes back, or the approval is granted again. The logs say when that may have happened; the
 // chain decides whether it did (ownership, approval for all or for the token, Seaport's own
-// status), read at the head, because D1 cannot know a per-token approval was cleared by the
+// status and the offerer's counter), read at the head, because D1 cannot know a per-token approval was cleared by the
 // transfer. Only a confirmed-fillable order becomes `active` again (decision 21). The approval
 // that counts is the one given to the order's operator: Seaport, or the order's conduit (decision 55).
-import { fillStateProblem, ITEM_TYPE, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { fillStateProblem, ITEM_TYPE, seaportCounter, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import type { ChainConfig } from "../../lib/chains";
 import { ORDER_OPERATOR_SQL } from "../chain-events/order-effects";
@@ -13,7 +13,7 @@ import { refreshBestListingsWhere } from "../orders/best-listing";
 import type { IndexedEvent } from "./decode";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
-/** Chain reads are three or four calls per order: each applied range of logs checks at most this many (decision 21). */
+/** Chain reads are four or five calls per order: each applied range of logs checks at most this many (decision 21). */
 export const MAX_REVIVAL_CHECKS_PER_RANGE = 50;
 /** D1 binds at most 100 parameters per statement; each query spends 3 on chain, time and limit. */
 const CANDIDATE_PARAMS_PER_QUERY = 97;
@@ -59,6 +59,8 @@ interface InactiveOrder {
   quantity: string;
   parameters: string;
   operator: string | null;
+  /** The offerer's Seaport counter the order was signed under, canonical decimal. */
+  counter: string;
 }
 
 /** Each candidate's SQL condition and its parameters. */
@@ -86,7 +88,7 @@ async function inactiveOrders(db: D1Database, chain: ChainConfig, candidates: Ca
     if (found.length >= MAX_REVIVAL_CHECKS_PER_RANGE) break;
     const { results } = await db
       .prepare(
-        `select order_hash, contract_address, token_id, offerer, quantity, parameters, operator from orders
+        `select order_hash, contract_address, token_id, offerer, quantity, parameters, operator, counter from orders
          where chain_id = ? and status = 'inactive' and end_time > ? and (${group.sql.join(" or ")}) limit ?`,
       )
       .bind(chain.chainId, nowMs, ...group.params, MAX_REVIVAL_CHECKS_PER_RANGE - found.length)
@@ -98,14 +100,16 @@ async function inactiveOrders(db: D1Database, chain: ChainConfig, candidates: Ca
 
 async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<boolean> {
   const erc721 = (JSON.parse(order.parameters) as OrderComponentsJson).offer[0]?.itemType === ITEM_TYPE.ERC721;
-  const [holds, approved, status] = await Promise.all([
+  const [holds, approved, status, counter] = await Promise.all([
     erc721
       ? erc721OwnerOf(chain.rpcUrl, order.contract_address, order.token_id).then((owner) => owner === order.offerer)
       : erc1155BalanceOf(chain.rpcUrl, order.contract_address, order.offerer, order.token_id).then((balance) => balance >= BigInt(order.quantity)),
     canOperate(chain.rpcUrl, order.contract_address, order.offerer, order.operator ?? chain.seaportAddress, erc721 ? order.token_id : undefined),
     seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, order.order_hash),
+    // A counter raised at the head (cancel-all) in a block the indexer has not reached yet.
+    seaportCounter(chain.rpcUrl, chain.seaportAddress, order.offerer),
   ]);
-  return holds && approved && fillStateProblem(status) === null;
+  return holds && approved && fillStateProblem(status) === null && counter.toString() === order.counter;
 }
 
 /**

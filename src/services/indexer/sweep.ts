@@ -1,4 +1,5 @@
 // Time-based housekeeping that needs no chain log: listings past their end time leave `active`
+// or `inactive`
 // (reads already hide them; the sweep keeps best-listing sorts and filters honest), listings
 // whose start time has come count for their token's best listing (decision 45), and
 // idempotency records past their 24 h are deleted.
@@ -13,6 +14,9 @@ export async function sweepExpired(db: D1Database, nowMs: number): Promise<void>
     // order that ever expired (decision 34).
     refreshBestListingsWhere(db, "status = 'active' and end_time <= ?", [nowMs], nowMs),
     db.prepare("update orders set status = 'expired', updated_at = ?1 where status = 'active' and end_time <= ?1").bind(nowMs),
+    // An inactive listing past its end can never fill again, whatever comes back: it says so too.
+    // (No best listing to refresh: an inactive order is never one.)
+    db.prepare("update orders set status = 'expired', updated_at = ?1 where status = 'inactive' and end_time <= ?1").bind(nowMs),
     // The same two steps for listings that were submitted before their start time and have started.
     refreshBestListingsWhere(db, "start_pending = 1 and start_time <= ?", [nowMs], nowMs, STARTING_ORDERS_INDEX),
     db.prepare("update orders set start_pending = 0 where start_pending = 1 and start_time <= ?").bind(nowMs),

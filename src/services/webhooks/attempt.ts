@@ -13,8 +13,9 @@ export interface AttemptResult {
 
 export async function attemptDelivery(url: string, secret: string, delivery: typeof webhookDeliveries.$inferSelect): Promise<AttemptResult> {
   const timestamp = Math.floor(Date.now() / 1000);
+  let response: Response;
   try {
-    const response = await fetch(url, {
+    response = await fetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -27,11 +28,13 @@ export async function attemptDelivery(url: string, secret: string, delivery: typ
       redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    await response.body?.cancel();
-    return { ok: response.status >= 200 && response.status < 300, status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
   } catch (error) {
     return { ok: false, status: null, error: error instanceof Error ? error.name : "request failed" };
   }
+  // The status is the answer; the body is never read, and failing to discard it (a connection
+  // reset mid-body) must not turn a 2xx into "no answer" and send the event again.
+  await response.body?.cancel().catch(() => undefined);
+  return { ok: response.status >= 200 && response.status < 300, status: response.status, error: response.ok ? null : `HTTP ${response.status}` };
 }
 
 /**

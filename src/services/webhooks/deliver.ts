@@ -123,7 +123,10 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; ur
       // this answer must not bring it back for another retry.
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
     if (!result.ok && endpointUnavailable(result)) {
-      await deferEndpoint(ctx, endpoint.id, attemptedAt + retryDelayMs(ctx.env, attempts), attemptedAt);
+      // Until this delivery's own next try: near its window's end that is sooner than a full
+      // backoff step (up to 6 h), which the others must not wait out. One whose window just
+      // ended holds them a base step.
+      await deferEndpoint(ctx, endpoint.id, retryAt ?? attemptedAt + retryDelayMs(ctx.env, 1), attemptedAt);
       return;
     }
   }
