@@ -6,6 +6,7 @@ import { encodeFunctionData, type Address } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import worker from "../../src/index";
+import { PENDING_HOLD_MAX_MS } from "../../src/services/indexer/apply-logs";
 import { seedAsset, seedCollection, seedListing, seedTransaction } from "../fixtures/seed";
 import { chainClient, dropReadAbi, fund, waitForTransaction } from "../helpers/chain";
 import { call } from "../helpers/http";
@@ -245,6 +246,19 @@ describe("the cron trigger, the lease and the sweep", () => {
     await env.DB.prepare("update transactions set status = 'confirmed' where id = ?").bind(row.id).run();
     expect((await runIndex()).toBlock).toBeGreaterThanOrEqual(Number(transfer.blockNumber));
     expect(await ownedTokenIds(receiver.address)).toEqual(["2"]);
+  });
+
+  it("does not wait for a pending row older than the hold's limit: its watcher is not settling it", async () => {
+    const receiver = await fundedAccount();
+    const transfer = await holder.send({ to: contract, data: transferFrom(holder.address, receiver.address, 3n) });
+    await seedTransaction(project.id, {
+      status: "pending",
+      transactionHash: transfer.transactionHash,
+      createdAt: new Date(Date.now() - PENDING_HOLD_MAX_MS - 60_000),
+    });
+    await nextBlock();
+    expect((await runIndex()).toBlock).toBeGreaterThanOrEqual(Number(transfer.blockNumber));
+    expect(await ownedTokenIds(receiver.address)).toEqual(["3"]);
   });
 
   it("expires listings past their end time and deletes idempotency records past theirs", async () => {

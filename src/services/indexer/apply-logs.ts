@@ -28,17 +28,25 @@ export interface RangeScope {
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 const HASHES_PER_QUERY = 90; // D1 allows 100 bound parameters per statement
+/**
+ * A pending row older than this is not waited for: its watcher settles well within its deadline
+ * (ENGINE_FAIL_AFTER_SECONDS, 15 min by default) unless something is broken, and a row that never
+ * settles would otherwise hold every collection and Seaport on the chain for good. Applying its
+ * logs first loses nothing: the settlement still writes the request's metadata (decision 64).
+ */
+export const PENDING_HOLD_MAX_MS = 60 * 60 * 1000;
 
 /**
  * Applies the logs. `stopBefore` is set when a log belongs to a transaction the engine is still
- * finalising (row `pending`): its receipt handler applies that transaction with the request's
- * metadata, so the indexer applies only the blocks before it and retries from there next run.
+ * finalising (row `pending`, for at most PENDING_HOLD_MAX_MS): its receipt handler applies that
+ * transaction with the request's metadata, so the indexer applies only the blocks before it and
+ * retries from there next run.
  */
 export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ stopBefore: number | null }> {
   if (!logs.length) return { stopBefore: null };
   const { db, chain } = scope;
   const decoded = decodeIndexedLogs(logs, scope.seaport);
-  const { applied, pending } = await knownTransactions(db, chain.chainId, [...new Set(decoded.map((e) => e.transactionHash))]);
+  const { applied, pending } = await knownTransactions(db, chain.chainId, [...new Set(decoded.map((e) => e.transactionHash))], Date.now() - PENDING_HOLD_MAX_MS);
   const held = decoded.filter((e) => pending.has(e.transactionHash)).map((e) => e.blockNumber);
   const stopBefore = held.length ? Math.min(...held) : null;
   const inRange = decoded.filter((e) => stopBefore === null || e.blockNumber < stopBefore);
@@ -113,8 +121,8 @@ async function tokensWithoutAsset(db: D1Database, chainId: number, tokens: { con
   return distinct.filter((token) => !known.has(mintKey(token.contract, token.tokenId)));
 }
 
-/** Logs already applied (by a receipt handler or an earlier run), and transactions still pending in the engine. */
-async function knownTransactions(db: D1Database, chainId: number, hashes: string[]) {
+/** Logs already applied (by a receipt handler or an earlier run), and transactions pending in the engine since `pendingSinceMs`. */
+async function knownTransactions(db: D1Database, chainId: number, hashes: string[], pendingSinceMs: number) {
   const applied = new Set<string>();
   const pending = new Set<string>();
   for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) {
@@ -123,8 +131,8 @@ async function knownTransactions(db: D1Database, chainId: number, hashes: string
     const [claims, transactions] = await db.batch<{ transaction_hash: string; log_index?: number }>([
       db.prepare(`select transaction_hash, log_index from chain_events where chain_id = ? and transaction_hash in (${marks})`).bind(chainId, ...chunk),
       db
-        .prepare(`select transaction_hash from transactions where chain_id = ? and status = 'pending' and transaction_hash in (${marks})`)
-        .bind(chainId, ...chunk),
+        .prepare(`select transaction_hash from transactions where chain_id = ? and status = 'pending' and created_at > ? and transaction_hash in (${marks})`)
+        .bind(chainId, pendingSinceMs, ...chunk),
     ]);
     for (const row of claims!.results) applied.add(`${row.transaction_hash}:${row.log_index}`);
     for (const row of transactions!.results) pending.add(row.transaction_hash);
