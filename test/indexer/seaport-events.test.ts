@@ -131,6 +131,27 @@ describe("Seaport events from the chain", () => {
     expect(await env.DB.prepare("select count(*) as n from sales where transaction_hash = ?").bind(fill.transactionHash).first()).toEqual({ n: 0 });
   });
 
+  it("keeps no record of other marketplaces' Seaport events that concern nothing it holds", async () => {
+    const outsider = await fundedAccount();
+    const buyer = await fundedAccount();
+    const elsewhere = await outsider.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [outsider.account.address, 2n] }) });
+    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
+    const sold = await signListing({ seller: outsider.account, token: elsewhere.address, tokenId: 0n, price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
+    const withdrawn = await signListing({ seller: outsider.account, token: elsewhere.address, tokenId: 1n, price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
+    const fill = await buyer.send({ to: seaportAddress(), data: basicFulfilment(sold), value: sold.price });
+    const cancel = await outsider.send({ to: seaportAddress(), data: cancelCalldata(withdrawn) });
+    const raise = await outsider.send({ to: seaportAddress(), data: incrementCounterCalldata() });
+    await nextBlock();
+
+    const report = await runIndex();
+    expect(report.toBlock).toBeGreaterThanOrEqual(Number(raise.blockNumber));
+    const claims = await env.DB.prepare("select count(*) as n from chain_events where transaction_hash in (?, ?, ?)")
+      .bind(fill.transactionHash, cancel.transactionHash, raise.transactionHash)
+      .first();
+    expect(claims).toEqual({ n: 0 });
+  });
+
   it("cancels an order cancelled on chain", async () => {
     const listing = await signListing({ seller: seller.account, token: contract, tokenId: 2n, price: ETHER / 50n, fee: 0n, feeRecipient: seller.address });
     const known = await knownListing("2", seller.address, { orderHash: listing.orderHash });

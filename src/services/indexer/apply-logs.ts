@@ -10,6 +10,7 @@ import { STATEMENTS_PER_BATCH } from "./config";
 import { decodeIndexedLogs, handoversOf, mintsOf, type IndexedEvent } from "./decode";
 import { reviveListings } from "./revive-listings";
 import { fetchSaleBlockTimes } from "./sale-block-times";
+import { withRelevantSeaportEvents } from "./seaport-relevance";
 import { queuedForProjects } from "../webhooks/events";
 
 export interface RangeScope {
@@ -50,7 +51,11 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   const held = decoded.filter((e) => pending.has(e.transactionHash)).map((e) => e.blockNumber);
   const stopBefore = held.length ? Math.min(...held) : null;
   const inRange = decoded.filter((e) => stopBefore === null || e.blockNumber < stopBefore);
-  const events = inRange.filter((e) => !applied.has(`${e.transactionHash}:${e.logIndex}`));
+  const events = await withRelevantSeaportEvents(
+    db,
+    chain.chainId,
+    inRange.filter((e) => !applied.has(`${e.transactionHash}:${e.logIndex}`)),
+  );
 
   // Mints, and tokens D1 has never seen (minted before a registered collection's fromBlock),
   // get an asset row with their first applied transfer (decision 54).
