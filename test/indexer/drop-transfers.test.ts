@@ -95,6 +95,13 @@ describe("indexing a drop's own collection", () => {
       to: contract,
       data: encodeFunctionData({ abi: dropErc721Abi, functionName: "claim", args: [claimer.account.address, 1n, [], 0n, 0n] }),
     });
+    // While a claim the service sent for this drop waits for its receipt, the minted token may be
+    // that claim's, whose own metadata is written with the receipt: no default is served meanwhile.
+    const serviceClaim = await seedTransaction(project.id, { status: "pending", kind: "claim", subjectId: drop.id });
+    const meanwhile = await call(`/v1/metadata/1868/${contract}/5`);
+    expect(meanwhile.status).toBe(404);
+    expect(meanwhile.headers.get("cache-control")).toBe("no-store");
+    await env.DB.prepare("update transactions set status = 'confirmed' where id = ?").bind(serviceClaim.id).run();
     // Marketplaces fetch tokenURI when they see the mint, before the indexer has run: the chain says it exists.
     const early = await call(`/v1/metadata/1868/${contract}/5`);
     expect(early.status, JSON.stringify(early.body)).toBe(200);

@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { conduitControllerAbi } from "../../src/chain/artifacts/conduit-controller";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
+import { getChain } from "../../src/lib/chains";
+import { reviveListings } from "../../src/services/indexer/revive-listings";
 import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, setApprovalForAll } from "../helpers/drops";
 import { call } from "../helpers/http";
@@ -15,8 +17,6 @@ import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { listingComponents, seaportJsCancel, seaportJsList, viemSignOrder } from "../helpers/seaport";
 import { incrementCounterCalldata, seaportAddress } from "../helpers/seaport-basic-order";
-import { getChain } from "../../src/lib/chains";
-import { reviveListings } from "../../src/services/indexer/revive-listings";
 import { freshWallet } from "../helpers/wallets";
 
 type Wallet = Awaited<ReturnType<typeof freshWallet>>;

@@ -2,12 +2,12 @@
 // windows, conduits and fill state are checked the way Seaport checks them at fill time, so no
 // order that can never be bought becomes a token's best listing or a collection's floor; and the
 // bytes the service stores are the bytes Seaport accepts.
-import { encodeFunctionData, getAddress, parseAbi, type Abi, type Address, type Hex } from "viem";
+import { encodeFunctionData, getAddress, parseAbi, type Abi, type Hex } from "viem";
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
-import { chainClient, contractAnswering, ETHER, fund, rpc, waitForTransaction } from "../helpers/chain";
+import { chainClient, contractAnswering, ETHER, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -44,8 +44,7 @@ async function bought(orderHashes: string[]) {
   return items;
 }
 
-const ownerOf = async (tokenId: string) =>
-  (await chainClient().readContract({ address: drop.contractAddress as Address, abi: parseAbi(["function ownerOf(uint256) view returns (address)"]), functionName: "ownerOf", args: [BigInt(tokenId)] })).toLowerCase();
+const ownerOfToken = async (tokenId: string) => (await ownerOf(drop.contractAddress, BigInt(tokenId))).toLowerCase();
 
 beforeAll(async () => {
   project = await createTestProject("Fill-time checks");
@@ -72,7 +71,7 @@ describe("signatures, as Seaport reads them", () => {
 
     const [item] = await bought([listed.body.orderHash]);
     expect(item!.type, JSON.stringify(item)).toBe("transaction");
-    expect(await ownerOf(tokenId)).toBe(project.walletAddress.toLowerCase());
+    expect(await ownerOfToken(tokenId)).toBe(project.walletAddress.toLowerCase());
   });
 
   it("hands a contract wallet's 64-byte signature to Seaport unchanged, so its listing fills beside another", async () => {
@@ -120,7 +119,7 @@ describe("rows stored before decision 66", () => {
     await env.DB.prepare("update orders set signature = ? where order_hash = ?").bind(legacy, listed.body.orderHash).run();
     const [item] = await bought([listed.body.orderHash]);
     expect(item!.type, JSON.stringify(item)).toBe("transaction");
-    expect(await ownerOf(tokenId)).toBe(project.walletAddress.toLowerCase());
+    expect(await ownerOfToken(tokenId)).toBe(project.walletAddress.toLowerCase());
   });
 });
 

@@ -4,7 +4,7 @@
 import { SELF } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { concat, encodeAbiParameters, getAddress, keccak256, type Hex } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyAllowlistProof, type AllowlistTreeDump } from "../../src/chain/merkle";
 import { AppError } from "../../src/lib/errors";
 import { serviceContext } from "../../src/services/context";
@@ -16,11 +16,12 @@ import {
   parseWhitelist,
   type AllowlistEntry,
 } from "../../src/services/drops/whitelist";
-import { metadataObjectKey, toOpenSeaMetadata } from "../../src/services/metadata/token-metadata";
+import { metadataObjectKey, renderTokenMetadata, toOpenSeaMetadata } from "../../src/services/metadata/token-metadata";
 import { seedAsset, seedCollection, seedDrop, seedTokenMetadata, uniqueAddress } from "../fixtures/seed";
 import { BASE, call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { fund } from "../helpers/chain";
+import { recordFetches } from "../helpers/fetch-spy";
 
 const MAX_UINT256 = (2n ** 256n - 1n).toString();
 
@@ -366,6 +367,29 @@ describe("GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}", () => {
     // The token may be minted a second later: no cache may keep this answer.
     expect(unmintedHeaders.get("cache-control")).toBe("no-store");
     expect(unmintedHeaders.get("etag")).toBeNull();
+  });
+
+  it("asks the chain only about ids the drop can have minted", async () => {
+    const capped = await seedDrop(project.id, { metadataStorageType: "metadata-api", totalSupply: 10 });
+    const chainReads = recordFetches(({ body }) => body?.includes('"eth_call"') ?? false);
+    try {
+      for (const tokenId of ["0", "11"]) {
+        await expect(renderTokenMetadata(serviceContext(env), 1868, capped.contractAddress, tokenId), tokenId).rejects.toMatchObject({ code: "not_found" });
+      }
+      expect(chainReads).toEqual([]);
+      await expect(renderTokenMetadata(serviceContext(env), 1868, capped.contractAddress, "10")).rejects.toMatchObject({ code: "not_found" });
+      expect(chainReads).toHaveLength(1);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("says no-store on errors raised before the handler too", async () => {
+    const invalid = await SELF.fetch(`${BASE}${path("0xabc", "1")}`, { headers: { origin: "https://mint.example" } });
+    await invalid.text();
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("cache-control")).toBe("no-store");
+    expect(invalid.headers.get("access-control-allow-origin")).toBe("*");
   });
 
   it("lets any origin read it, answers included", async () => {

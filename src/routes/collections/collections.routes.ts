@@ -27,7 +27,7 @@ export const trending = createRoute({
   request: {
     query: z.strictObject({
       // Volumes of different chains do not compare (testnet ETH is not ETH): one chain's ranking, 1868 unless named (decision 70).
-      chainId: ChainIdQuery.default(1868),
+      chainId: ChainIdQuery.default(1868).openapi({ default: 1868 }),
       period: z.enum(["1h", "24h", "7d", "30d"]).default("24h"),
       limit: limitQuery(100, 10),
     }),

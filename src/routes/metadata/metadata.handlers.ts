@@ -17,9 +17,6 @@ function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
 
 export const getTokenMetadataHandler: AppRouteHandler<typeof getTokenMetadata> = async (c) => {
   const { chainId, contractAddress, tokenId } = c.req.valid("param");
-  // Until the answer is known good, nothing may keep it: a 404 for a token minted a second later
-  // would otherwise be kept by any cache that applies heuristic freshness (RFC 9111 §4.2.2).
-  c.header("Cache-Control", "no-store");
   const { document, etag } = await renderTokenMetadata(serviceContext(c.env), chainId, contractAddress, tokenId);
   c.header("Cache-Control", CACHE_CONTROL);
   c.header("ETag", etag);

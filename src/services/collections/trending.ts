@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { inJsonList } from "../../db/json-list";
 import { collections, sales } from "../../db/schema";
 import { COLLECTION_ORDERS_INDEX, liveOrder } from "../orders/best-listing";

@@ -1,6 +1,5 @@
 // Time-based housekeeping that needs no chain log: listings past their end time leave `active`
-// or `inactive`
-// (reads already hide them; the sweep keeps best-listing sorts and filters honest), listings
+// or `inactive` (reads already hide them; the sweep keeps best-listing sorts and filters honest), listings
 // whose start time has come count for their token's best listing (decision 45), and
 // idempotency records past their 24 h are deleted.
 import { IN_R2_PATTERN } from "../idempotency-body";

@@ -1,6 +1,6 @@
 // The tokenURI target of `s3` and `metadata-api` drops (DESIGN §4 "Metadata storage").
 import { and, eq, inArray } from "drizzle-orm";
-import { assets, drops, tokenMetadata } from "../../db/schema";
+import { assets, drops, tokenMetadata, transactions } from "../../db/schema";
 import { erc721OwnerOf } from "../../chain/nft-reads";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
@@ -75,12 +75,35 @@ async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: 
   return row ? toOpenSeaMetadata(tokenMetadataFromRow(row)) : null;
 }
 
+interface MetadataDrop {
+  id: string;
+  projectId: string;
+  totalSupply: number | null;
+}
+
+/** Whether a claim or mint of the drop sent by the service still waits for its receipt. */
+async function serviceMintPending({ db }: ServiceContext, drop: MetadataDrop): Promise<boolean> {
+  const row = await db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(eq(transactions.projectId, drop.projectId), eq(transactions.status, "pending"), inArray(transactions.kind, ["claim", "mint"]), eq(transactions.subjectId, drop.id)))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
 /**
- * Whether the token exists: D1 knows once the claim's receipt or the indexer applied the mint;
- * until then (a public claim, up to a cron period plus the confirmation depth) the chain says.
+ * Whether the token exists with its own metadata in place. D1 knows once the claim's receipt or
+ * the indexer applied the mint. Until then the chain says (a public claim: up to a cron period
+ * plus the confirmation depth, decision 69), except while a claim or mint of the drop by the
+ * service is pending: its per-token metadata is written when its receipt is applied, and the
+ * drop's default served meanwhile would be kept by marketplaces. Drops number tokens from 1 up to
+ * their supply, so ids outside that cost no chain read.
  */
-async function minted(chain: ChainConfig, contractAddress: string, tokenId: string, hasAssetRow: boolean): Promise<boolean> {
+async function minted(ctx: ServiceContext, chain: ChainConfig, drop: MetadataDrop, contractAddress: string, tokenId: string, hasAssetRow: boolean): Promise<boolean> {
   if (hasAssetRow) return true;
+  if (tokenId === "0" || (drop.totalSupply !== null && BigInt(tokenId) > BigInt(drop.totalSupply))) return false;
+  if (await serviceMintPending(ctx, drop)) return false;
   return (await erc721OwnerOf(chain.rpcUrl, contractAddress, tokenId)) !== null;
 }
 
@@ -98,7 +121,7 @@ export async function renderTokenMetadata(
   const chain = getChain(ctx.env, chainId);
   const [dropRows, assetRows] = await ctx.db.batch([
     ctx.db
-      .select({ id: drops.id, storage: drops.metadataStorageType })
+      .select({ id: drops.id, projectId: drops.projectId, totalSupply: drops.totalSupply, storage: drops.metadataStorageType })
       .from(drops)
       .where(and(eq(drops.chainId, chainId), eq(drops.contractAddress, contractAddress))),
     ctx.db
@@ -109,7 +132,7 @@ export async function renderTokenMetadata(
   const drop = dropRows[0];
   if (!drop) throw new AppError("not_found", "no drop at this contract");
   if (drop.storage === "self-hosted") throw new AppError("not_found", "this drop's metadata is self-hosted: its tokenURI is baseUri + tokenId");
-  if (!(await minted(chain, contractAddress, tokenId, Boolean(assetRows[0])))) {
+  if (!(await minted(ctx, chain, drop, contractAddress, tokenId, Boolean(assetRows[0])))) {
     throw new AppError("not_found", "token not minted, or burned (metadata exists only for minted tokens that still exist)");
   }
   const document = drop.storage === "s3" ? await fromR2(ctx.env.METADATA, drop.id, tokenId) : await fromD1(ctx, chainId, contractAddress, tokenId);
