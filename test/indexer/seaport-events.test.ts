@@ -70,6 +70,21 @@ beforeAll(async () => {
   await seller.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
 });
 
+/**
+ * A seller trading on Seaport outside the service: `tokens` tokens (ids from 0) of a collection the
+ * service does not know, approved to Seaport, and a funded buyer.
+ */
+async function outsideMarketplace(tokens: bigint) {
+  const outsider = await fundedAccount();
+  const buyer = await fundedAccount();
+  const elsewhere = await outsider.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
+  await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [outsider.account.address, tokens] }) });
+  await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
+  const listed = (tokenId: bigint) =>
+    signListing({ seller: outsider.account, token: elsewhere.address, tokenId, price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
+  return { outsider, buyer, listed };
+}
+
 describe("Seaport events from the chain", () => {
   afterEach(() => {
     vi.restoreAllMocks();
@@ -114,12 +129,8 @@ describe("Seaport events from the chain", () => {
   });
 
   it("reads no block for a fill of a collection it does not know", async () => {
-    const outsider = await fundedAccount();
-    const buyer = await fundedAccount();
-    const elsewhere = await outsider.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
-    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [outsider.account.address, 1n] }) });
-    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
-    const listing = await signListing({ seller: outsider.account, token: elsewhere.address, tokenId: 0n, price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
+    const { buyer, listed } = await outsideMarketplace(1n);
+    const listing = await listed(0n);
     const fill = await buyer.send({ to: seaportAddress(), data: basicFulfilment(listing), value: listing.price });
     await nextBlock();
 
@@ -132,13 +143,8 @@ describe("Seaport events from the chain", () => {
   });
 
   it("keeps no record of other marketplaces' Seaport events that concern nothing it holds", async () => {
-    const outsider = await fundedAccount();
-    const buyer = await fundedAccount();
-    const elsewhere = await outsider.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode);
-    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [outsider.account.address, 2n] }) });
-    await outsider.send({ to: elsewhere.address, data: encodeFunctionData({ abi: baselineErc721Abi, functionName: "setApprovalForAll", args: [seaportAddress(), true] }) });
-    const sold = await signListing({ seller: outsider.account, token: elsewhere.address, tokenId: 0n, price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
-    const withdrawn = await signListing({ seller: outsider.account, token: elsewhere.address, tokenId: 1n, price: ETHER / 100n, fee: ETHER / 2000n, feeRecipient: uniqueAddress() });
+    const { outsider, buyer, listed } = await outsideMarketplace(2n);
+    const [sold, withdrawn] = [await listed(0n), await listed(1n)];
     const fill = await buyer.send({ to: seaportAddress(), data: basicFulfilment(sold), value: sold.price });
     const cancel = await outsider.send({ to: seaportAddress(), data: cancelCalldata(withdrawn) });
     const raise = await outsider.send({ to: seaportAddress(), data: incrementCounterCalldata() });

@@ -2,8 +2,8 @@
 // approval) are still valid on Seaport and fill again once the offerer can deliver: the token
 // comes back, or the approval is granted again. The logs say when that may have happened; the
 // chain decides whether it did (ownership, approval for all or for the token, Seaport's own
-// status and the offerer's counter), read at the head, because D1 cannot know a per-token approval was cleared by the
-// transfer. Only a confirmed-fillable order becomes `active` again (decision 21). The approval
+// status and the offerer's counter), read at the head, because D1 cannot know a per-token
+// approval was cleared by the transfer. Only a confirmed-fillable order becomes `active` again (decision 21). The approval
 // that counts is the one given to the order's operator: Seaport, or the order's conduit (decision 55).
 import { fillStateProblem, ITEM_TYPE, seaportCounter, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
