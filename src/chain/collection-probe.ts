@@ -43,18 +43,21 @@ export async function detectNftSchema(rpcUrl: string, address: string): Promise<
 
 /**
  * tokenURI (ERC-721) or uri (ERC-1155, with the standard's `{id}` placeholder filled in), or
- * null when the call fails or answers "": a missing URI must not stop indexing.
+ * null when the contract reverts or answers "": a missing URI must not stop indexing. No answer
+ * from the node is a ChainUnavailableError, never a null: the mint is applied once, so a URI
+ * written as null for a blip would stay null (the range is read again next run instead).
  */
 export async function tokenUriOf(rpcUrl: string, contract: string, schema: "ERC721" | "ERC1155", tokenId: string): Promise<string | null> {
+  const client = publicClient(rpcUrl);
+  const id = BigInt(tokenId);
   try {
-    const client = publicClient(rpcUrl);
-    const id = BigInt(tokenId);
     if (schema === "ERC721") {
-      return (await client.readContract({ address: contract as Address, abi: probeAbi, functionName: "tokenURI", args: [id] })) || null;
+      return (await retryRead(() => client.readContract({ address: contract as Address, abi: probeAbi, functionName: "tokenURI", args: [id] }))) || null;
     }
-    const template = await client.readContract({ address: contract as Address, abi: probeAbi, functionName: "uri", args: [id] });
+    const template = await retryRead(() => client.readContract({ address: contract as Address, abi: probeAbi, functionName: "uri", args: [id] }));
     return template ? template.replaceAll("{id}", toHex(id, { size: 32 }).slice(2)) : null;
-  } catch {
+  } catch (error) {
+    if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError(`${schema === "ERC721" ? "tokenURI" : "uri"} failed`, { cause: error });
     return null;
   }
 }

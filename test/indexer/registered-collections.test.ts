@@ -1,13 +1,14 @@
 // Collections deployed elsewhere: registration (validation, ERC-165 detection, conflicts) and
 // the indexer following their ERC-721 and ERC-1155 logs, from `fromBlock` or from registration.
 import { env } from "cloudflare:workers";
-import { encodeFunctionData, type Abi, type Address } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { encodeFunctionData, toFunctionSelector, type Abi, type Address } from "viem";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { seedListing, uniqueAddress } from "../fixtures/seed";
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
 import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
 import { ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
+import { interceptFetch } from "../helpers/fetch-spy";
 import { call, expectEnvelope } from "../helpers/http";
 import { fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -189,6 +190,28 @@ describe("indexing registered collections", () => {
 // it later. Decision 53.
 describe("transfers applied out of chain order", () => {
   const seaport = () => (JSON.parse(env.CHAINS) as Record<string, { seaportAddress: string }>)["1868"]!.seaportAddress as Address;
+
+  it("reads a minted token's URI again next run when the node did not answer, instead of keeping none", async () => {
+    const owner = await fundedAccount();
+    const multi = await deployer.deploy(testErc1155Abi as Abi, testErc1155Bytecode);
+    expect((await register({ contractAddress: multi.address, slug: "uri-blip" })).status).toBe(201);
+    await deployer.send({ to: multi.address, data: encodeFunctionData({ abi: testErc1155Abi, functionName: "mint", args: [owner.account.address, 21n, 1n] }) });
+    await nextBlock();
+
+    // uri(21) gets no answer (the connection drops) for this run.
+    const uriSelector = toFunctionSelector("function uri(uint256)").slice(2);
+    interceptFetch(async ({ body }, pass) => {
+      if (body?.includes('"eth_call"') && body.includes(uriSelector)) throw new TypeError("Network connection lost.");
+      return pass();
+    });
+    const blip = await call("/v1/admin/index", { method: "POST", admin: true });
+    vi.restoreAllMocks();
+    expectEnvelope(blip, 502, "chain_unavailable");
+
+    await runIndex();
+    const asset = await call(`/v1/assets/1868/${multi.address}/21`, { apiKey: project.apiKey });
+    expect(asset.body).toMatchObject({ tokenUri: `https://example.test/1155/${(21).toString(16).padStart(64, "0")}.json` });
+  });
 
   it("keeps a buy's new owner when the indexer later applies the token's earlier transfers", async () => {
     const buyer = await createTestProject("Out-of-order buyer");
