@@ -3,12 +3,13 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, type Address } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import worker from "../../src/index";
 import { PENDING_HOLD_MAX_MS } from "../../src/services/indexer/apply-logs";
 import { seedAsset, seedCollection, seedListing, seedTransaction } from "../fixtures/seed";
 import { chainClient, dropReadAbi, fund, waitForTransaction } from "../helpers/chain";
+import { interceptFetch } from "../helpers/fetch-spy";
 import { call } from "../helpers/http";
 import { dumpIndexedTables, fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -266,6 +267,24 @@ describe("the cron trigger, the lease and the sweep", () => {
     await nextBlock();
     expect((await runIndex()).toBlock).toBeGreaterThanOrEqual(Number(transfer.blockNumber));
     expect(await ownedTokenIds(receiver.address)).toEqual(["3"]);
+  });
+
+  it("reads a block the node refuses for the whole address list part by part, down to one address", async () => {
+    const claimer = await fundedAccount();
+    const minted = await claimer.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "claim", args: [claimer.account.address, 1n, [], 0n, 0n] }) });
+    await nextBlock();
+    // A provider that takes one address per filter (the drop's contract and Seaport make two).
+    const refusedLists: number[] = [];
+    interceptFetch(async ({ body }, pass) => {
+      const request = body ? (JSON.parse(body) as { id: number; method: string; params: [{ address: string[] }] }) : null;
+      if (request?.method !== "eth_getLogs" || request.params[0].address.length < 2) return pass();
+      refusedLists.push(request.params[0].address.length);
+      return Response.json({ jsonrpc: "2.0", id: request.id, error: { code: -32005, message: "too many addresses in filter" } });
+    });
+    const report = await runIndex().finally(() => vi.restoreAllMocks());
+    expect(refusedLists.length).toBeGreaterThan(0);
+    expect(report.toBlock).toBeGreaterThanOrEqual(Number(minted.blockNumber));
+    expect(await ownedTokenIds(claimer.address)).toHaveLength(1);
   });
 
   it("expires listings past their end time and deletes idempotency records past theirs", async () => {

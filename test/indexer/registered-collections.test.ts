@@ -206,7 +206,8 @@ describe("transfers applied out of chain order", () => {
     });
     const blip = await call("/v1/admin/index", { method: "POST", admin: true });
     vi.restoreAllMocks();
-    expectEnvelope(blip, 502, "chain_unavailable");
+    // The answer says which read of which chain failed.
+    expect(expectEnvelope(blip, 502, "chain_unavailable").message).toContain("chain 1868: uri failed");
 
     await runIndex();
     const asset = await call(`/v1/assets/1868/${multi.address}/21`, { apiKey: project.apiKey });

@@ -38,15 +38,40 @@ export class RunState {
         for (let i = 0; i < addresses.length; i += ADDRESSES_PER_CALL) {
           logs.push(...(await fetchIndexedLogs(rpcUrl, addresses.slice(i, i + ADDRESSES_PER_CALL), from, end)));
         }
-        if (addresses.length > ADDRESSES_PER_CALL) logs.sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);
+        if (addresses.length > ADDRESSES_PER_CALL) sortedByPosition(logs);
         this.logsLeft -= logs.length;
         return { to: end, logs };
       } catch (error) {
         if (!(error instanceof RangeRejectedError)) throw error;
-        if (end === from) throw new ChainUnavailableError(`eth_getLogs refuses even block ${from}`, { cause: error });
+        if (end === from) {
+          const logs = sortedByPosition(await readBlockByAddresses(rpcUrl, addresses, from));
+          this.logsLeft -= logs.length;
+          return { to: end, logs };
+        }
         this.span = Math.max(1, Math.floor((end - from + 1) / 2));
         end = from + this.span - 1;
       }
     }
+  }
+}
+
+const sortedByPosition = (logs: ChainLog[]) => logs.sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);
+
+/**
+ * One block the node refuses for the whole address list (a provider's cap on results or on
+ * addresses per filter): the list is halved until each part is read, down to one address. Only a
+ * block refused for a single address stops the chain, and the error names both, since an operator
+ * must then change provider or move the cursor by hand.
+ */
+async function readBlockByAddresses(rpcUrl: string, addresses: string[], block: number): Promise<ChainLog[]> {
+  try {
+    return await fetchIndexedLogs(rpcUrl, addresses, block, block);
+  } catch (error) {
+    if (!(error instanceof RangeRejectedError)) throw error;
+    if (addresses.length === 1) {
+      throw new ChainUnavailableError(`eth_getLogs refuses block ${block} even for ${addresses[0]} alone; indexing of the chain cannot pass it`, { cause: error });
+    }
+    const half = Math.ceil(addresses.length / 2);
+    return [...(await readBlockByAddresses(rpcUrl, addresses.slice(0, half), block)), ...(await readBlockByAddresses(rpcUrl, addresses.slice(half), block))];
   }
 }

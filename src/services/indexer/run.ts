@@ -14,8 +14,8 @@ import { purgeDeliveryLog } from "../webhooks/retention";
 
 export interface IndexerRun {
   chains: ChainIndexReport[];
-  /** Chains whose RPC failed this run (they resume from their cursor next run). */
-  unavailable: number[];
+  /** Chains whose RPC failed this run, with why (they resume from their cursor next run). */
+  unavailable: { chainId: number; reason: string }[];
   /** Chains whose run failed inside the service (logged; they too resume from their cursor). */
   failed: number[];
   /** Housekeeping steps that failed (logged; each is retried by the next run). */
@@ -58,7 +58,7 @@ export async function runIndexer(ctx: ServiceContext): Promise<IndexerRun> {
     if (outcome.status === "fulfilled") run.chains.push(outcome.value);
     else if (outcome.reason instanceof ChainUnavailableError) {
       logWarn(ctx.env, { task: "indexer", chainId }, outcome.reason.cause ?? outcome.reason);
-      run.unavailable.push(chainId);
+      run.unavailable.push({ chainId, reason: outcome.reason.message });
     } else {
       logError(ctx.env, { task: "indexer", chainId }, outcome.reason);
       run.failed.push(chainId);
@@ -81,7 +81,8 @@ export async function runIndexerForAdmin(ctx: ServiceContext): Promise<{ chains:
     throw new AppError("internal_error", `indexer run failed for ${what} (logged); chains indexed: ${indexed}`);
   }
   if (run.unavailable.length) {
-    throw new AppError("chain_unavailable", `chain ${run.unavailable.join(", ")} RPC did not answer; chains indexed: ${indexed}`);
+    const why = run.unavailable.map(({ chainId, reason }) => `chain ${chainId}: ${reason}`).join("; ");
+    throw new AppError("chain_unavailable", `the RPC did not answer (${why}); chains indexed: ${indexed}`);
   }
   return { chains: run.chains };
 }
