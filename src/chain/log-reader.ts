@@ -22,6 +22,13 @@ export const INDEXED_TOPICS = [
 /** The node answered eth_getLogs with an error: on most providers a range or result too large, so a smaller range may work. */
 export class RangeRejectedError extends Error {
   override readonly name = "RangeRejectedError";
+  /** The node's JSON-RPC error code (never its message, which can carry the RPC URL). */
+  readonly code: number | undefined;
+
+  constructor(message: string, options: { cause: unknown; code: number | undefined }) {
+    super(message, { cause: options.cause });
+    this.code = options.code;
+  }
 }
 
 /**
@@ -64,7 +71,10 @@ export async function fetchIndexedLogs(rpcUrl: string, addresses: string[], from
       params: [{ address: addresses as `0x${string}`[], topics: [INDEXED_TOPICS], fromBlock: toHex(fromBlock), toBlock: toHex(toBlock) }],
     })) as RpcLog[];
   } catch (error) {
-    if (classifyReadError(error) === "rejected") throw new RangeRejectedError(`eth_getLogs ${fromBlock}..${toBlock} rejected`, { cause: error });
+    if (classifyReadError(error) === "rejected") {
+      const rpc = error instanceof BaseError ? (error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null) : null;
+      throw new RangeRejectedError(`eth_getLogs ${fromBlock}..${toBlock} rejected`, { cause: error, code: rpc?.code });
+    }
     throw new ChainUnavailableError("eth_getLogs failed", { cause: error });
   }
   return raw.map((log) => formatLog(log)).sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);

@@ -21,6 +21,7 @@ export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-function noAnswer(error: unknown): boolean {
+/** The node never answered: the connection failed, or a gateway in front of it answered an HTTP error. */
+export function noAnswer(error: unknown): boolean {
   return error instanceof BaseError && Boolean(error.walk((e) => e instanceof HttpRequestError));
 }

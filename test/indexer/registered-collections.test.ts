@@ -204,8 +204,7 @@ describe("transfers applied out of chain order", () => {
       if (body?.includes('"eth_call"') && body.includes(uriSelector)) throw new TypeError("Network connection lost.");
       return pass();
     });
-    const blip = await call("/v1/admin/index", { method: "POST", admin: true });
-    vi.restoreAllMocks();
+    const blip = await call("/v1/admin/index", { method: "POST", admin: true }).finally(() => vi.restoreAllMocks());
     // The answer says which read of which chain failed.
     expect(expectEnvelope(blip, 502, "chain_unavailable").message).toContain("chain 1868: uri failed");
 

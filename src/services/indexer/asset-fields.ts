@@ -15,6 +15,8 @@ export interface IndexedCollection {
   dropId: string | null;
 }
 
+const URI_LOOKUPS_IN_FLIGHT = 6;
+
 export type MintKey = `${string}:${string}`;
 export const mintKey = (contract: string, tokenId: string): MintKey => `${contract}:${tokenId}`;
 
@@ -69,7 +71,12 @@ export async function assetFieldsFor(
       }
     }
   }
-  const uris = await Promise.all(lookups.map((l) => tokenUriOf(chain.rpcUrl, l.contract, l.schema, l.tokenId)));
-  lookups.forEach((lookup, i) => (fields.get(lookup.key)!.tokenUri = uris[i] ?? null));
+  // A Worker keeps six connections open at once and queues the rest, and the queue counts against
+  // each call's timeout: at most six lookups in flight.
+  for (let i = 0; i < lookups.length; i += URI_LOOKUPS_IN_FLIGHT) {
+    const chunk = lookups.slice(i, i + URI_LOOKUPS_IN_FLIGHT);
+    const uris = await Promise.all(chunk.map((l) => tokenUriOf(chain.rpcUrl, l.contract, l.schema, l.tokenId)));
+    chunk.forEach((lookup, j) => (fields.get(lookup.key)!.tokenUri = uris[j] ?? null));
+  }
   return fields;
 }

@@ -44,7 +44,7 @@ export class RunState {
       } catch (error) {
         if (!(error instanceof RangeRejectedError)) throw error;
         if (end === from) {
-          const logs = sortedByPosition(await readBlockByAddresses(rpcUrl, addresses, from));
+          const logs = sortedByPosition(await readRefusedBlock(rpcUrl, addresses, from, error));
           this.logsLeft -= logs.length;
           return { to: end, logs };
         }
@@ -58,20 +58,27 @@ export class RunState {
 const sortedByPosition = (logs: ChainLog[]) => logs.sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);
 
 /**
- * One block the node refuses for the whole address list (a provider's cap on results or on
- * addresses per filter): the list is halved until each part is read, down to one address. Only a
- * block refused for a single address stops the chain, and the error names both, since an operator
- * must then change provider or move the cursor by hand.
+ * One block the node refused for these addresses (a provider's cap on results or on addresses per
+ * filter): it is read by halves of the list, each halved again while refused, down to one address.
+ * Only a block refused for a single address stops the chain's indexing; the error names the block,
+ * the address and the node's error code (a rate limit or a lagging node passes by itself; a result
+ * cap needs another provider).
  */
-async function readBlockByAddresses(rpcUrl: string, addresses: string[], block: number): Promise<ChainLog[]> {
+async function readRefusedBlock(rpcUrl: string, addresses: string[], block: number, refusal: RangeRejectedError): Promise<ChainLog[]> {
+  if (addresses.length === 1) {
+    throw new ChainUnavailableError(`eth_getLogs refused block ${block} for ${addresses[0]} alone (node error ${refusal.code ?? "unknown"})`, { cause: refusal });
+  }
+  const size = addresses.length > ADDRESSES_PER_CALL ? ADDRESSES_PER_CALL : Math.ceil(addresses.length / 2);
+  const logs: ChainLog[] = [];
+  for (let i = 0; i < addresses.length; i += size) logs.push(...(await readBlockPart(rpcUrl, addresses.slice(i, i + size), block)));
+  return logs;
+}
+
+async function readBlockPart(rpcUrl: string, addresses: string[], block: number): Promise<ChainLog[]> {
   try {
     return await fetchIndexedLogs(rpcUrl, addresses, block, block);
   } catch (error) {
     if (!(error instanceof RangeRejectedError)) throw error;
-    if (addresses.length === 1) {
-      throw new ChainUnavailableError(`eth_getLogs refuses block ${block} even for ${addresses[0]} alone; indexing of the chain cannot pass it`, { cause: error });
-    }
-    const half = Math.ceil(addresses.length / 2);
-    return [...(await readBlockByAddresses(rpcUrl, addresses.slice(0, half), block)), ...(await readBlockByAddresses(rpcUrl, addresses.slice(half), block))];
+    return readRefusedBlock(rpcUrl, addresses, block, error);
   }
 }

@@ -82,7 +82,7 @@ export async function runIndexerForAdmin(ctx: ServiceContext): Promise<{ chains:
   }
   if (run.unavailable.length) {
     const why = run.unavailable.map(({ chainId, reason }) => `chain ${chainId}: ${reason}`).join("; ");
-    throw new AppError("chain_unavailable", `the RPC did not answer (${why}); chains indexed: ${indexed}`);
+    throw new AppError("chain_unavailable", `a chain's RPC failed (${why}); chains indexed: ${indexed}`);
   }
   return { chains: run.chains };
 }
