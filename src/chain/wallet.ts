@@ -5,9 +5,9 @@ import { HDKey, hdKeyToAccount, type HDAccount } from "viem/accounts";
 // key and the derived accounts are memoised per isolate. Nothing here is ever serialised.
 let master: { mnemonic: string; key: HDKey; accounts: Map<number, HDAccount> } | undefined;
 
-/** The project wallet: m/44'/60'/0'/0/{walletIndex} of WALLET_MNEMONIC. */
 export type ProjectAccount = HDAccount;
 
+/** The project wallet: m/44'/60'/0'/0/{walletIndex} of WALLET_MNEMONIC. */
 export function projectAccount(mnemonic: string, walletIndex: number): HDAccount {
   if (master?.mnemonic !== mnemonic) {
     master = { mnemonic, key: HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)), accounts: new Map() };

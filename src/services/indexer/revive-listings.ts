@@ -13,7 +13,7 @@ import { refreshBestListingsWhere } from "../orders/best-listing";
 import type { IndexedEvent } from "./decode";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
-/** Chain reads are four or five calls per order: each applied range of logs checks at most this many (decision 21). */
+/** Chain reads are three or four calls per order, plus one per offerer: each applied range of logs checks at most this many (decision 21). */
 export const MAX_REVIVAL_CHECKS_PER_RANGE = 50;
 /** D1 binds at most 100 parameters per statement; each query spends 3 on chain, time and limit. */
 const CANDIDATE_PARAMS_PER_QUERY = 97;
@@ -98,7 +98,12 @@ async function inactiveOrders(db: D1Database, chain: ChainConfig, candidates: Ca
   return found;
 }
 
-async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<boolean> {
+/** Each offerer's current Seaport counter, read once per revival however many of its orders are checked. */
+type CounterReads = Map<string, Promise<bigint>>;
+
+async function fillableNow(chain: ChainConfig, order: InactiveOrder, counters: CounterReads): Promise<boolean> {
+  let counterRead = counters.get(order.offerer);
+  if (!counterRead) counters.set(order.offerer, (counterRead = seaportCounter(chain.rpcUrl, chain.seaportAddress, order.offerer)));
   const erc721 = (JSON.parse(order.parameters) as OrderComponentsJson).offer[0]?.itemType === ITEM_TYPE.ERC721;
   const [holds, approved, status, counter] = await Promise.all([
     erc721
@@ -107,7 +112,7 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder): Promise<bo
     canOperate(chain.rpcUrl, order.contract_address, order.offerer, order.operator ?? chain.seaportAddress, erc721 ? order.token_id : undefined),
     seaportOrderStatus(chain.rpcUrl, chain.seaportAddress, order.order_hash),
     // A counter raised at the head (cancel-all) in a block the indexer has not reached yet.
-    seaportCounter(chain.rpcUrl, chain.seaportAddress, order.offerer),
+    counterRead,
   ]);
   return holds && approved && fillStateProblem(status) === null && counter.toString() === order.counter;
 }
@@ -121,7 +126,8 @@ export async function reviveListings(db: D1Database, chain: ChainConfig, events:
   if (!candidates.length) return;
   const nowMs = Date.now();
   const orders = await inactiveOrders(db, chain, candidates, nowMs);
-  const checks = await Promise.all(orders.map((order) => fillableNow(chain, order).catch(() => false)));
+  const counters: CounterReads = new Map();
+  const checks = await Promise.all(orders.map((order) => fillableNow(chain, order, counters).catch(() => false)));
   const revived = orders.filter((_, index) => checks[index]);
   if (!revived.length) return;
   const hashes = revived.map((order) => order.order_hash);

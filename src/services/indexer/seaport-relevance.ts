@@ -11,20 +11,14 @@ import { knownCollections } from "../collections/known-collections";
 import { OFFERER_ORDERS_INDEX } from "../orders/best-listing";
 import type { IndexedEvent } from "./decode";
 
-const VALUES_PER_QUERY = 98; // plus the chain id (and nothing else): D1 allows 100 bound parameters
-
-async function existing(db: D1Database, chainId: number, values: string[], select: (marks: string) => string): Promise<Set<string>> {
-  const found = new Set<string>();
-  const distinct = [...new Set(values)];
-  for (let i = 0; i < distinct.length; i += VALUES_PER_QUERY) {
-    const chunk = distinct.slice(i, i + VALUES_PER_QUERY);
-    const { results } = await db
-      .prepare(select(chunk.map(() => "?").join(", ")))
-      .bind(chainId, ...chunk)
-      .all<{ value: string }>();
-    for (const row of results) found.add(row.value);
-  }
-  return found;
+/** The distinct `value`s `select` finds among `values`, bound as one JSON list (D1's 100-parameter cap; see db/json-list.ts). */
+async function existing(db: D1Database, chainId: number, values: string[], select: (list: string) => string): Promise<Set<string>> {
+  if (!values.length) return new Set();
+  const { results } = await db
+    .prepare(select("(select value from json_each(?2))"))
+    .bind(chainId, JSON.stringify([...new Set(values)]))
+    .all<{ value: string }>();
+  return new Set(results.map((row) => row.value));
 }
 
 /** `events` without the Seaport events that concern nothing D1 holds. */
@@ -38,12 +32,12 @@ export async function withRelevantSeaportEvents(db: D1Database, chainId: number,
     return sale ? [sale.contract] : [];
   });
   const [knownOrders, liveOfferers, collections] = await Promise.all([
-    existing(db, chainId, orderHashes, (marks) => `select order_hash as value from orders where chain_id = ? and order_hash in (${marks})`),
+    existing(db, chainId, orderHashes, (list) => `select order_hash as value from orders where chain_id = ?1 and order_hash in ${list}`),
     existing(
       db,
       chainId,
       offerers,
-      (marks) => `select distinct offerer as value from orders indexed by ${OFFERER_ORDERS_INDEX} where chain_id = ? and status in ('active', 'inactive') and offerer in (${marks})`,
+      (list) => `select distinct offerer as value from orders indexed by ${OFFERER_ORDERS_INDEX} where chain_id = ?1 and status in ('active', 'inactive') and offerer in ${list}`,
     ),
     knownCollections(db, chainId, saleContracts),
   ]);
