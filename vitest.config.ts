@@ -2,15 +2,18 @@ import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
-// Six projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
+// Seven projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
 // against a real anvil started by test/global-setup.ts; "faults" does the same against its own
-// anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "limits" runs with a tiny
+// anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "reorg" against its own
+// anvil, whose recent blocks it rewrites (test/reorg/global-setup.ts); "limits" runs with a tiny
 // per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil;
 // "client" runs the typed client's Node tests (webhook signatures, OpenAPI lint, generated
 // files current), which need neither workerd nor a chain; "browser" drives the dashboard in
 // Chromium against the real stack (scripts/lib/stack.mjs).
 
-type Inject = (key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "webhookReceiverUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl") => string;
+type Inject = (
+  key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "webhookReceiverUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl" | "reorgChainsConfig" | "reorgAnvilUrl",
+) => string;
 
 function workerProject(options: {
   name: string;
@@ -68,7 +71,7 @@ export default defineConfig(async () => {
         workerProject({
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/contracts/**", "test/faults/**", "test/limits/**", "test/migrations/**"],
+          exclude: ["test/contracts/**", "test/faults/**", "test/limits/**", "test/migrations/**", "test/reorg/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({
@@ -89,6 +92,13 @@ export default defineConfig(async () => {
             PROXY_URL: inject("faultProxyUrl"),
             ENGINE_BUMP_AFTER_BLOCKS: "2",
           }),
+        }),
+        workerProject({
+          name: "reorg",
+          include: ["test/reorg/**/*.test.ts"],
+          globalSetup: "./test/reorg/global-setup.ts",
+          migrations,
+          bindings: (inject) => ({ CHAINS: inject("reorgChainsConfig"), RPC_URL: inject("reorgAnvilUrl") }),
         }),
         workerProject({
           name: "limits",

@@ -3,10 +3,11 @@
 // the receipt handlers of buys.
 import { decodeEventLog, getAbiItem, toEventSelector, type Log } from "viem";
 import { seaportAbi } from "./artifacts/seaport";
+import { logRef, type LogRef } from "./log-ref";
 
 export type SpentItem = { itemType: number; token: string; identifier: string; amount: string };
 export type ReceivedItem = SpentItem & { recipient: string };
-export type LogRef = { transactionHash: string; logIndex: number; blockNumber: number };
+export type { LogRef };
 export type SeaportEvent =
   | ({
       kind: "OrderFulfilled";
@@ -41,10 +42,6 @@ const spent = (item: { itemType: number; token: string; identifier: bigint; amou
   identifier: item.identifier.toString(),
   amount: item.amount.toString(),
 });
-
-function logRef(log: Log): LogRef {
-  return { transactionHash: log.transactionHash!.toLowerCase(), logIndex: Number(log.logIndex), blockNumber: Number(log.blockNumber) };
-}
 
 /** Seaport events emitted by `seaportAddress`, in the order given; other logs are ignored. */
 export function decodeSeaportLogs(logs: readonly Log[], seaportAddress: string): SeaportEvent[] {

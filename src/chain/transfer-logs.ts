@@ -1,4 +1,5 @@
 import { decodeEventLog, parseAbiItem, toEventSelector, type Log } from "viem";
+import { logRef, type LogRef } from "./log-ref";
 
 const transferEvent = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)");
 const transferSingleEvent = parseAbiItem(
@@ -17,14 +18,11 @@ export const APPROVAL_FOR_ALL_TOPIC = toEventSelector(approvalForAllEvent);
 export const collectionEventAbis = [transferEvent, transferSingleEvent, transferBatchEvent, approvalForAllEvent];
 const ZERO = "0x0000000000000000000000000000000000000000";
 
-export interface Erc721Transfer {
+export interface Erc721Transfer extends LogRef {
   contract: string;
   from: string;
   to: string;
   tokenId: string;
-  logIndex: number;
-  blockNumber: number;
-  transactionHash: string;
 }
 
 /** ERC-721 Transfer logs (4 topics; ERC-20 Transfers have 3 and are skipped), addresses lower-case. */
@@ -39,9 +37,7 @@ export function erc721Transfers(logs: readonly Log[]): Erc721Transfer[] {
         from: args.from.toLowerCase(),
         to: args.to.toLowerCase(),
         tokenId: args.tokenId.toString(),
-        logIndex: Number(log.logIndex),
-        blockNumber: Number(log.blockNumber),
-        transactionHash: log.transactionHash!.toLowerCase(),
+        ...logRef(log),
       });
     } catch {
       // another event with the same shape of topics
@@ -53,23 +49,14 @@ export function erc721Transfers(logs: readonly Log[]): Erc721Transfer[] {
 export const isMint = (transfer: Erc721Transfer) => transfer.from === ZERO;
 export const isBurn = (transfer: Erc721Transfer) => transfer.to === ZERO;
 
-export interface Erc1155Transfer {
+export interface Erc1155Transfer extends LogRef {
   contract: string;
   operator: string;
   from: string;
   to: string;
   id: string;
   value: string;
-  logIndex: number;
-  blockNumber: number;
-  transactionHash: string;
 }
-
-const position = (log: Log) => ({
-  logIndex: Number(log.logIndex),
-  blockNumber: Number(log.blockNumber),
-  transactionHash: log.transactionHash!.toLowerCase(),
-});
 
 /**
  * ERC-1155 TransferSingle and TransferBatch logs, one entry per (id, value) pair; the entries of a
@@ -90,7 +77,7 @@ export function erc1155Transfers(logs: readonly Log[]): Erc1155Transfer[] {
       operator: event.args.operator.toLowerCase(),
       from: event.args.from.toLowerCase(),
       to: event.args.to.toLowerCase(),
-      ...position(log),
+      ...logRef(log),
     };
     if (event.eventName === "TransferSingle") {
       transfers.push({ ...base, id: event.args.id.toString(), value: event.args.value.toString() });
@@ -105,14 +92,11 @@ export function erc1155Transfers(logs: readonly Log[]): Erc1155Transfer[] {
   return transfers;
 }
 
-export interface ApprovalForAll {
+export interface ApprovalForAll extends LogRef {
   contract: string;
   owner: string;
   operator: string;
   approved: boolean;
-  logIndex: number;
-  blockNumber: number;
-  transactionHash: string;
 }
 
 /** ApprovalForAll logs (the same event in ERC-721 and ERC-1155). */
@@ -122,7 +106,7 @@ export function approvalsForAll(logs: readonly Log[]): ApprovalForAll[] {
     if (log.removed || log.topics.length !== 3 || log.topics[0] !== APPROVAL_FOR_ALL_TOPIC) continue;
     try {
       const { args } = decodeEventLog({ abi: [approvalForAllEvent], data: log.data, topics: log.topics });
-      approvals.push({ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), operator: args.operator.toLowerCase(), approved: args.approved, ...position(log) });
+      approvals.push({ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), operator: args.operator.toLowerCase(), approved: args.approved, ...logRef(log) });
     } catch {
       // malformed data
     }

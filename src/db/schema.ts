@@ -390,6 +390,8 @@ export const chainEvents = sqliteTable(
     /** Random token of the batch that applied the log. */
     appliedBy: text("applied_by").notNull(),
     blockNumber: integer("block_number").notNull(),
+    /** The block the log was applied from; null on claims made before migration 0017. */
+    blockHash: text("block_hash"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.chainId, t.transactionHash, t.logIndex] })],

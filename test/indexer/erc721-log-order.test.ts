@@ -12,7 +12,7 @@ const ZERO = "0x0000000000000000000000000000000000000000";
 const fields: AssetFields = { name: "Minted again", description: null, imageUrl: null, animationUrl: null, tokenUri: null };
 
 function transferLog(contract: string, from: string, to: string, blockNumber: number): Erc721Transfer {
-  return { contract, from, to, tokenId: "1", logIndex: 0, blockNumber, transactionHash: randomHash() };
+  return { contract, from, to, tokenId: "1", logIndex: 0, blockNumber, blockHash: randomHash(), transactionHash: randomHash() };
 }
 
 async function apply(transfer: Erc721Transfer, asset: AssetFields | null = null) {

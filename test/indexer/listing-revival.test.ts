@@ -121,9 +121,10 @@ describe("inactive listings", () => {
     // The revival of a run whose safe head is the block of the return, not yet the increment's.
     const returned = {
       type: "erc721" as const,
-      transfer: { contract, from: away.address.toLowerCase(), to: owner.address.toLowerCase(), tokenId: tokenId!, logIndex: 0, blockNumber: Number(back.blockNumber), transactionHash: back.transactionHash },
+      transfer: { contract, from: away.address.toLowerCase(), to: owner.address.toLowerCase(), tokenId: tokenId!, logIndex: 0, blockNumber: Number(back.blockNumber), blockHash: back.blockHash, transactionHash: back.transactionHash },
       logIndex: 0,
       blockNumber: Number(back.blockNumber),
+      blockHash: back.blockHash,
       transactionHash: back.transactionHash,
     };
     await reviveListings(env.DB, getChain(env, 1868), [returned]);

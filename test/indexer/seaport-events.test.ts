@@ -200,6 +200,7 @@ describe("seaportEventStatements", () => {
     transactionHash: randomHash(),
     logIndex: 3,
     blockNumber: 100,
+    blockHash: randomHash(),
     ...overrides,
   });
 

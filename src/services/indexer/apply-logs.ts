@@ -1,6 +1,7 @@
 // Applies one range's logs in chain order. Each log gets its own claim in chain_events and its
 // effects guarded by it (services/chain-events); several logs share a D1 batch to keep the
 // number of D1 calls per cron invocation low, which changes nothing about exactly-once.
+import type { LogRef } from "../../chain/log-ref";
 import type { ChainLog } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
@@ -28,7 +29,6 @@ export interface RangeScope {
 }
 
 const ZERO = "0x0000000000000000000000000000000000000000";
-const HASHES_PER_QUERY = 90; // D1 allows 100 bound parameters per statement
 /**
  * A pending row older than this is not waited for: its watcher settles well within its deadline
  * (ENGINE_FAIL_AFTER_SECONDS, 15 min by default) unless something is broken, and a row that never
@@ -54,7 +54,7 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   const events = await withRelevantSeaportEvents(
     db,
     chain.chainId,
-    inRange.filter((e) => !applied.has(`${e.transactionHash}:${e.logIndex}`)),
+    inRange.filter((e) => !applied(e)),
   );
 
   // Mints, and tokens D1 has never seen (minted before a registered collection's fromBlock),
@@ -126,21 +126,34 @@ async function tokensWithoutAsset(db: D1Database, chainId: number, tokens: { con
   return distinct.filter((token) => !known.has(mintKey(token.contract, token.tokenId)));
 }
 
-/** Logs already applied (by a receipt handler or an earlier run), and transactions pending in the engine since `pendingSinceMs`. */
+/**
+ * What D1 knows of these transactions: the logs already applied (by a receipt handler or an
+ * earlier run) and the blocks they were applied from, and the transactions pending in the engine
+ * since `pendingSinceMs`.
+ */
 async function knownTransactions(db: D1Database, chainId: number, hashes: string[], pendingSinceMs: number) {
-  const applied = new Set<string>();
+  const claimed = new Set<string>();
+  const claimedFrom = new Map<string, Set<string>>();
   const pending = new Set<string>();
-  for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) {
-    const chunk = hashes.slice(i, i + HASHES_PER_QUERY);
-    const marks = chunk.map(() => "?").join(", ");
-    const [claims, transactions] = await db.batch<{ transaction_hash: string; log_index?: number }>([
-      db.prepare(`select transaction_hash, log_index from chain_events where chain_id = ? and transaction_hash in (${marks})`).bind(chainId, ...chunk),
+  if (hashes.length) {
+    const list = JSON.stringify(hashes); // one JSON parameter: D1 binds at most 100 (db/json-list.ts)
+    const [claims, transactions] = await db.batch<{ transaction_hash: string; log_index?: number; block_hash?: string | null }>([
       db
-        .prepare(`select transaction_hash from transactions where chain_id = ? and status = 'pending' and created_at > ? and transaction_hash in (${marks})`)
-        .bind(chainId, pendingSinceMs, ...chunk),
+        .prepare("select transaction_hash, log_index, block_hash from chain_events where chain_id = ?1 and transaction_hash in (select value from json_each(?2))")
+        .bind(chainId, list),
+      db
+        .prepare("select transaction_hash from transactions where chain_id = ?1 and status = 'pending' and created_at > ?3 and transaction_hash in (select value from json_each(?2))")
+        .bind(chainId, list, pendingSinceMs),
     ]);
-    for (const row of claims!.results) applied.add(`${row.transaction_hash}:${row.log_index}`);
+    for (const row of claims!.results) {
+      claimed.add(`${row.transaction_hash}:${row.log_index}`);
+      if (row.block_hash) claimedFrom.set(row.transaction_hash, (claimedFrom.get(row.transaction_hash) ?? new Set()).add(row.block_hash));
+    }
     for (const row of transactions!.results) pending.add(row.transaction_hash);
   }
+  /** Claimed already, or its transaction was applied from another block (claimLog's rule, checked early). */
+  const applied = (log: LogRef) =>
+    claimed.has(`${log.transactionHash}:${log.logIndex}`) ||
+    (log.blockHash !== null && [...(claimedFrom.get(log.transactionHash) ?? [])].some((hash) => hash !== log.blockHash));
   return { applied, pending };
 }

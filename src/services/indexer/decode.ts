@@ -12,7 +12,7 @@ export type IndexedEvent = LogRef &
     | { type: "seaport"; event: SeaportEvent }
   );
 
-const ref = (e: LogRef): LogRef => ({ transactionHash: e.transactionHash, logIndex: e.logIndex, blockNumber: e.blockNumber });
+const ref = (e: LogRef): LogRef => ({ transactionHash: e.transactionHash, logIndex: e.logIndex, blockNumber: e.blockNumber, blockHash: e.blockHash });
 
 export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: string | null): IndexedEvent[] {
   const events: IndexedEvent[] = [

@@ -1,0 +1,31 @@
+// claimLog's rule (decision 75): a transaction claimed from one block is not claimed again from
+// another, whichever path (receipt handler or indexer) comes second; logs of the same block, and
+// claims that carry no block hash, are claimed as before.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { claimLog, newLogGuard } from "../../src/services/chain-events/guard";
+import { randomHash } from "../fixtures/seed";
+
+const claim = async (transactionHash: string, logIndex: number, blockHash: string | null) => {
+  const [result] = await env.DB.batch([claimLog(env.DB, newLogGuard(1868, { transactionHash, logIndex, blockNumber: 7, blockHash }))]);
+  return result!.meta.changes;
+};
+
+describe("claiming a log", () => {
+  it("refuses a transaction's log from another block once the transaction was claimed from one", async () => {
+    const [transaction, applied, reorged] = [randomHash(), randomHash(), randomHash()];
+    expect(await claim(transaction, 4, applied)).toBe(1);
+    expect(await claim(transaction, 5, applied)).toBe(1);
+    expect(await claim(transaction, 6, reorged)).toBe(0);
+    expect(await claim(transaction, 4, applied)).toBe(0);
+    expect(await claim(randomHash(), 6, reorged)).toBe(1);
+  });
+
+  it("lets claims without a block hash neither stop nor be stopped", async () => {
+    const [old, fresh] = [randomHash(), randomHash()];
+    expect(await claim(old, 0, null)).toBe(1);
+    expect(await claim(old, 1, randomHash())).toBe(1);
+    expect(await claim(fresh, 0, randomHash())).toBe(1);
+    expect(await claim(fresh, 1, null)).toBe(1);
+  });
+});

@@ -1,0 +1,37 @@
+import type { TestProject } from "vitest/node";
+import { startAnvil, type AnvilHandle } from "../../scripts/lib/anvil.mjs";
+import { deployDevnet } from "../../scripts/lib/devnet.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    reorgAnvilUrl: string;
+    reorgChainsConfig: string;
+  }
+}
+
+let anvil: AnvilHandle | undefined;
+
+// The reorg suite rewrites its chain's recent blocks (anvil_reorg), which would drop other test
+// files' transactions: it gets a chain of its own.
+export async function setup(project: TestProject) {
+  anvil = await startAnvil({ blockTime: 1 });
+  const contracts = await deployDevnet(anvil.url);
+  project.provide("reorgAnvilUrl", anvil.url);
+  project.provide(
+    "reorgChainsConfig",
+    JSON.stringify({
+      1868: {
+        name: "soneium",
+        rpcUrl: anvil.url,
+        seaportAddress: contracts.seaportAddress,
+        dropFactoryAddress: contracts.dropFactoryAddress,
+        confirmations: 0,
+        nativeSymbol: "ETH",
+      },
+    }),
+  );
+}
+
+export async function teardown() {
+  await anvil?.stop();
+}

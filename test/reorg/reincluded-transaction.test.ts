@@ -1,0 +1,97 @@
+// A reorg can bring a transaction back in another block, after other logs, so its logs get other
+// log indexes. The receipt path applies a buy's logs at its first receipt; the indexer reads the
+// new block later. Claims were keyed by (transaction, log index) alone, so the indexer applied
+// the buy a second time: a second sale row, doubled volume. Decision 75.
+import { env } from "cloudflare:workers";
+import { createWalletClient, encodeFunctionData, http, type Address, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { chainClient, ETHER, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
+import { call } from "../helpers/http";
+import { runIndex } from "../helpers/indexer";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { seaportAddress } from "../helpers/seaport-basic-order";
+import { listingComponents, viemSignOrder } from "../helpers/seaport";
+import { freshWallet } from "../helpers/wallets";
+
+const devnet = { id: 1868, name: "devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [""] } } } as const;
+
+let creator: TestProject;
+let buyer: TestProject;
+let seller: Awaited<ReturnType<typeof freshWallet>>;
+let contract: string;
+let logEmitters: Hex[];
+
+beforeAll(async () => {
+  [creator, buyer] = await Promise.all([createTestProject("Reorg creator"), createTestProject("Reorg buyer")]);
+  await fund(buyer.walletAddress);
+  seller = await freshWallet();
+  contract = (await deployConfirmedDrop(creator, { name: "Reorged", metadataStorageType: "self-hosted", baseUri: "https://example.com/reorg/" })).contractAddress;
+  await claimConfirmed(creator, { contractAddress: contract, recipientAddress: seller.address, quantity: 1 });
+  await setApprovalForAll(seller, contract, seaportAddress());
+  logEmitters = await signedLogEmitters(); // funded now: the reorg rolls back balances set after the buy's parent block
+  await runIndex(); // the cursor starts before the buy's block
+});
+
+/**
+ * Two signed, unsent transactions that log from the drop (an ApprovalForAll each), paying a high
+ * tip so anvil orders them first. Two, so that none of the buy's new log indexes is one of its old.
+ */
+async function signedLogEmitters(): Promise<Hex[]> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  await fund(account.address);
+  const wallet = createWalletClient({ account, chain: devnet, transport: http(env.RPC_URL) });
+  const operators = ["0x000000000000000000000000000000000000dEaD", "0x000000000000000000000000000000000000bEEF"] as const;
+  return Promise.all(
+    operators.map((operator, nonce) =>
+      wallet.signTransaction({
+        to: contract as Address,
+        data: encodeFunctionData({ abi: dropErc721Abi, functionName: "setApprovalForAll", args: [operator, true] }),
+        nonce,
+        gas: 100_000n,
+        maxFeePerGas: 1_000n * 10n ** 9n,
+        maxPriorityFeePerGas: 100n * 10n ** 9n,
+      }),
+    ),
+  );
+}
+
+describe("a transaction a reorg brings back in another block", () => {
+  it("is applied once: the indexer does not record the receipt path's sale again at the new log indexes", async () => {
+    const price = ETHER / 5n;
+    const parameters = listingComponents(seller.address, contract, "1", price);
+    const signature = await viemSignOrder(seller, parameters, { chainId: 1868, verifyingContract: seaportAddress() });
+    const listed = await call("/v1/orders", { apiKey: buyer.apiKey, body: { signature, parameters, chainId: 1868 } });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    const bought = await call("/v1/project-wallet/orders/buy", { secretKey: buyer.secretKey, body: { chainId: 1868, orderHashes: [listed.body.orderHash] } });
+    const settled = await waitForTransaction(bought.body[0].result[0].result.id, buyer.apiKey);
+    expect(settled.status).toBe("confirmed");
+    const hash = settled.transactionHash as Hex;
+    const first = await chainClient().getTransactionReceipt({ hash });
+
+    // Roll back to before the buy's block and mine the buy again, behind two other logs.
+    const raw = await rpc<Hex>("eth_getRawTransactionByHash", [hash]);
+    const head = await chainClient().getBlockNumber({ cacheTime: 0 });
+    await rpc("anvil_reorg", [Number(head - first.blockNumber) + 1, [...logEmitters.map((emitter) => [emitter, 0]), [raw, 0]]]);
+    const again = await chainClient().getTransactionReceipt({ hash });
+    expect(again.blockHash).not.toBe(first.blockHash);
+    const oldIndexes = first.logs.map((log) => log.logIndex);
+    expect(Math.min(...again.logs.map((log) => log.logIndex))).toBeGreaterThan(Math.max(...oldIndexes));
+
+    const report = await runIndex();
+    expect(report.toBlock).toBeGreaterThanOrEqual(Number(again.blockNumber));
+
+    const sales = await env.DB.prepare("select price, block_number from sales where transaction_hash = ?").bind(hash.toLowerCase()).all();
+    expect(sales.results).toEqual([{ price: price.toString(), block_number: Number(first.blockNumber) }]);
+    const trending = await call("/v1/collections/trending?period=1h", { apiKey: buyer.apiKey });
+    const entry = trending.body.data.find((e: { collection: { contractAddress: string } }) => e.collection.contractAddress === contract);
+    expect(entry).toMatchObject({ volume: price.toString(), sales: 1 });
+    const claims = await env.DB.prepare("select log_index from chain_events where transaction_hash = ? order by log_index").bind(hash.toLowerCase()).all();
+    expect(claims.results.map((row) => row.log_index)).toEqual(oldIndexes);
+    expect((await ownerOf(contract, 1n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
+    const owned = await call(`/v1/assets/explore?ownerAddress=${buyer.walletAddress}`, { apiKey: buyer.apiKey });
+    expect(owned.body.data.map((a: { tokenId: string }) => a.tokenId)).toEqual(["1"]);
+  });
+});
