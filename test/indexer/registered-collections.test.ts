@@ -2,13 +2,15 @@
 // the indexer following their ERC-721 and ERC-1155 logs, from `fromBlock` or from registration.
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, toFunctionSelector, type Abi, type Address } from "viem";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { seedListing, uniqueAddress } from "../fixtures/seed";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { getChain } from "../../src/lib/chains";
+import { assetFieldsFor } from "../../src/services/indexer/asset-fields";
+import { seedAsset, seedCollection, seedListing, uniqueAddress } from "../fixtures/seed";
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
 import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc20";
 import { ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
-import { interceptFetch } from "../helpers/fetch-spy";
+import { interceptFetch, recordFetches } from "../helpers/fetch-spy";
 import { call, expectEnvelope } from "../helpers/http";
 import { fundedAccount, nextBlock, runIndex, type FundedAccount } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -277,5 +279,27 @@ describe("transfers applied out of chain order", () => {
     // The holder still has 9 on chain: the listing of 5 can be filled and is listed again.
     expect(await orderStatus(five.orderHash)).toBe("active");
     expect(await balances(multi.address, "7")).toEqual({ [friend.address]: "1" });
+  });
+});
+
+describe("token URI lookups", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("spend the run's budget only on tokens whose row has no URI yet: an ERC-1155 id minted again has one", async () => {
+    const collection = await seedCollection({ schema: "ERC1155" });
+    const contract = collection.contractAddress!;
+    await seedAsset(collection, "5", { tokenUri: "ipfs://known/5" });
+    await seedAsset(collection, "6"); // a bare row (a listing made before the mint was applied)
+    const indexed = new Map([[contract, { id: collection.id!, contractAddress: contract, schema: "ERC1155" as const, dropId: null }]]);
+    const uriSelector = toFunctionSelector("function uri(uint256)").slice(2);
+    const lookedUp = recordFetches(({ body }) => !!body?.includes(uriSelector) && body.toLowerCase().includes(contract.slice(2)));
+    const budget = { tokenUriLookups: 5 };
+
+    const mints = ["5", "6", "7", "5"].map((tokenId) => ({ contract, tokenId }));
+    const fields = await assetFieldsFor(env.DB, getChain(env, 1868), mints, indexed, budget);
+
+    expect(budget.tokenUriLookups).toBe(3);
+    expect(lookedUp).toHaveLength(2); // 6 and 7
+    expect([...fields.keys()].sort()).toEqual([`${contract}:5`, `${contract}:6`, `${contract}:7`]);
   });
 });

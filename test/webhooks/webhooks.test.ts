@@ -9,6 +9,7 @@ import { insertPendingRow } from "../../src/services/engine/transaction-rows";
 import { announcePending } from "../../src/services/project-wallet/send";
 import { transactionView } from "../../src/services/transactions/transaction-view";
 import { deliverDue, retryDelayMs, ROWS_PER_ENDPOINT } from "../../src/services/webhooks/deliver";
+import { retryAfterMs } from "../../src/services/webhooks/attempt";
 import { checkWebhookUrl } from "../../src/services/webhooks/webhook-url";
 import { enqueueWebhookStatement, webhookPayload } from "../../src/services/webhooks/events";
 import { seedListing, uniqueAddress } from "../fixtures/seed";
@@ -359,6 +360,13 @@ describe("the retry schedule", () => {
     const schedule = [1, 2, 3, 4, 5, 6, 7].map((attempts) => retryDelayMs({ WEBHOOK_RETRY_BASE_SECONDS: "30" }, attempts) / 1000);
     expect(schedule).toEqual([30, 120, 480, 1_920, 7_680, 21_600, 21_600]);
   });
+  it("reads Retry-After as seconds or an HTTP date, and ignores what it cannot read", () => {
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    expect(retryAfterMs("120", now)).toBe(120_000);
+    expect(retryAfterMs("Sun, 22 Nov 2026 12:05:00 GMT", now)).toBe(300_000);
+    expect(retryAfterMs("Sun, 22 Nov 2026 11:00:00 GMT", now)).toBe(0);
+    expect([retryAfterMs("soon", now), retryAfterMs("-5", now), retryAfterMs("1.5", now), retryAfterMs("", now), retryAfterMs(null, now)]).toEqual([null, null, null, null, null]);
+  });
 });
 
 describe("deleting an endpoint stops its deliveries", () => {
@@ -541,6 +549,36 @@ describe("one endpoint's trouble", () => {
     expect(rows[old]!.next_attempt_at).toBeLessThan(Date.now() + 11 * 60_000);
     // The fresh event goes just before it, not six hours later.
     expect(rows[fresh]).toMatchObject({ status: "pending", attempts: 0, next_attempt_at: rows[old]!.next_attempt_at - 1 });
+  });
+
+  it("waits as long as an endpoint's Retry-After asks, at most 6 h, and holds its other events as long", async () => {
+    const own = await createTestProject("Retry-After");
+    const hour = 60 * 60 * 1000;
+    const [inSeconds, asDate, tooLong] = await Promise.all(
+      ["retry-after-seconds", "retry-after-date", "retry-after-days"].map(async (name) => (await register(name, ["transaction.confirmed"], own.secretKey)).body),
+    );
+    const tried = { seconds: await queued(inSeconds.id, own.id, 60_000, 2_000), date: await queued(asDate.id, own.id, 1_000), long: await queued(tooLong.id, own.id, 1_000) };
+    const heldBack = await queued(inSeconds.id, own.id, 30_000, 1_000);
+    const startedAt = Date.now();
+    const answers: Record<string, Response> = {
+      [hookUrl("retry-after-seconds")]: new Response("slow down", { status: 429, headers: { "retry-after": "600" } }),
+      [hookUrl("retry-after-date")]: new Response("maintenance", { status: 503, headers: { "retry-after": new Date(startedAt + 20 * 60_000).toUTCString() } }),
+      [hookUrl("retry-after-days")]: new Response("slow down", { status: 429, headers: { "retry-after": String(3 * 24 * 3600) } }),
+    };
+    interceptFetch(async ({ url }, pass) => Object.entries(answers).find(([hook]) => url.startsWith(hook))?.[1] ?? pass());
+
+    await deliverDue(serviceContext(env), own.id);
+    const rows = Object.fromEntries(
+      (await Promise.all([inSeconds, asDate, tooLong].map(async (endpoint) => (await rowsOf(endpoint.id)).results))).flat().map((row) => [row.event_id, row]),
+    );
+    expect(rows[tried.seconds]).toMatchObject({ status: "pending", attempts: 1, last_error: "HTTP 429" });
+    expect(rows[tried.seconds]!.next_attempt_at).toBeGreaterThanOrEqual(startedAt + 600_000);
+    expect(rows[heldBack]).toMatchObject({ attempts: 0, next_attempt_at: rows[tried.seconds]!.next_attempt_at - 1 });
+    // An HTTP date has whole seconds.
+    expect(rows[tried.date]!.next_attempt_at).toBeGreaterThanOrEqual(startedAt + 20 * 60_000 - 1_000);
+    expect(rows[tried.date]!.next_attempt_at).toBeLessThanOrEqual(startedAt + 20 * 60_000);
+    expect(rows[tried.long]!.next_attempt_at).toBeGreaterThanOrEqual(startedAt + 6 * hour);
+    expect(rows[tried.long]!.next_attempt_at).toBeLessThanOrEqual(Date.now() + 6 * hour);
   });
 
   it("counts a 2xx whose body could not be discarded as delivered", async () => {

@@ -39,6 +39,20 @@ async function dropDefaults(db: D1Database, dropId: string): Promise<DropDefault
     .first<DropDefaults>();
 }
 
+/** The tokens among `tokens` whose asset row has a token URI already. */
+async function tokensWithUri(db: D1Database, chainId: number, tokens: { contract: string; tokenId: string }[]): Promise<Set<MintKey>> {
+  if (!tokens.length) return new Set();
+  const { results } = await db
+    .prepare(
+      `select a.contract_address, a.token_id from json_each(?2) t
+       join assets a on a.chain_id = ?1 and a.contract_address = t.value ->> '$[0]' and a.token_id = t.value ->> '$[1]'
+       where coalesce(a.token_uri, '') != ''`,
+    )
+    .bind(chainId, JSON.stringify(tokens.map((token) => [token.contract, token.tokenId])))
+    .all<{ contract_address: string; token_id: string }>();
+  return new Set(results.map((row) => mintKey(row.contract_address, row.token_id)));
+}
+
 export async function assetFieldsFor(
   db: D1Database,
   chain: ChainConfig,
@@ -48,7 +62,7 @@ export async function assetFieldsFor(
 ): Promise<Map<MintKey, AssetFields>> {
   const fields = new Map<MintKey, AssetFields>();
   const defaults = new Map<string, DropDefaults | null>();
-  const lookups: { key: MintKey; contract: string; schema: "ERC721" | "ERC1155"; tokenId: string }[] = [];
+  const candidates: { key: MintKey; contract: string; schema: "ERC721" | "ERC1155"; tokenId: string }[] = [];
   for (const { contract, tokenId } of mints) {
     const key = mintKey(contract, tokenId);
     const collection = collections.get(contract);
@@ -65,12 +79,14 @@ export async function assetFieldsFor(
       });
     } else {
       fields.set(key, { name: null, description: null, imageUrl: null, animationUrl: null, tokenUri: null });
-      if (budget.tokenUriLookups > 0) {
-        budget.tokenUriLookups -= 1;
-        lookups.push({ key, contract, schema: collection.schema, tokenId });
-      }
+      candidates.push({ key, contract, schema: collection.schema, tokenId });
     }
   }
+  // An ERC-1155 id minted again (more supply) has its row and URI already: its insert changes
+  // nothing, so its lookup would only spend the run's budget that new ids need.
+  const known = await tokensWithUri(db, chain.chainId, candidates);
+  const lookups = candidates.filter((token) => !known.has(token.key)).slice(0, Math.max(0, budget.tokenUriLookups));
+  budget.tokenUriLookups -= lookups.length;
   // A Worker keeps six connections open at once and queues the rest, and the queue counts against
   // each call's timeout: at most six lookups in flight.
   for (let i = 0; i < lookups.length; i += URI_LOOKUPS_IN_FLIGHT) {

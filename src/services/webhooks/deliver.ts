@@ -22,11 +22,20 @@ export function retryDelayMs(env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">, attem
 
 /**
  * When a delivery that failed its `attempts`-th try at `nowMs` is tried again, or null when the
- * window is over. The last retry lands on the window's end rather than being skipped.
+ * window is over. The last retry lands on the window's end rather than being skipped. A wait the
+ * endpoint asked for (Retry-After) is kept when it is longer than the backoff step, up to 6 h; a
+ * shorter one does not make the service retry sooner than its schedule.
  */
-export function nextAttemptAt(env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">, attempts: number, createdAtMs: number, nowMs: number): number | null {
+export function nextAttemptAt(
+  env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">,
+  attempts: number,
+  createdAtMs: number,
+  nowMs: number,
+  askedWaitMs: number | null = null,
+): number | null {
   const deadline = createdAtMs + DELIVERY_WINDOW_MS;
-  return nowMs >= deadline ? null : Math.min(nowMs + retryDelayMs(env, attempts), deadline);
+  const delay = Math.max(retryDelayMs(env, attempts), Math.min(askedWaitMs ?? 0, MAX_BACKOFF_MS));
+  return nowMs >= deadline ? null : Math.min(nowMs + delay, deadline);
 }
 
 // Pending deliveries of endpoints not deleted. Deleting an endpoint fails its pending rows in the
@@ -108,7 +117,7 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; ur
     const result = await attemptDelivery(endpoint.url, secret, delivery);
     const attemptedAt = Date.now();
     const attempts = delivery.attempts + 1;
-    const retryAt = result.ok ? null : nextAttemptAt(ctx.env, attempts, delivery.createdAt.getTime(), attemptedAt);
+    const retryAt = result.ok ? null : nextAttemptAt(ctx.env, attempts, delivery.createdAt.getTime(), attemptedAt, result.retryAfterMs);
     await ctx.db
       .update(webhookDeliveries)
       .set({

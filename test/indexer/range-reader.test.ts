@@ -1,0 +1,53 @@
+// A provider that caps the addresses per eth_getLogs filter refuses every block for the full list.
+// The first refused block is read part by part; the rest of the run must send parts that size,
+// over the full block span, instead of being refused and split again block by block (decision 78).
+import { env } from "cloudflare:workers";
+import { encodeFunctionData, type Abi, type Address } from "viem";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { getChain } from "../../src/lib/chains";
+import { indexerConfig } from "../../src/services/indexer/config";
+import { RunState } from "../../src/services/indexer/range-reader";
+import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
+import { interceptFetch } from "../helpers/fetch-spy";
+import { fundedAccount } from "../helpers/indexer";
+import { seaportAddress } from "../helpers/seaport-basic-order";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("a run reading logs from a provider that takes one address per filter", () => {
+  it("reads the blocks after the first refused one in one call per address, and misses no log", async () => {
+    const minter = await fundedAccount();
+    const contracts = [
+      (await minter.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode)).address,
+      (await minter.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode)).address,
+    ];
+    const blocks: number[] = [];
+    for (const contract of [...contracts, ...contracts, ...contracts]) {
+      const mint = encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [minter.account.address as Address, 2n] });
+      blocks.push(Number((await minter.send({ to: contract, data: mint })).blockNumber));
+    }
+    const [from, to] = [Math.min(...blocks), Math.max(...blocks)];
+    const addresses = [...contracts, seaportAddress().toLowerCase()];
+    const rpcUrl = getChain(env, 1868).rpcUrl;
+    const everyLog = (await new RunState(indexerConfig(env), Date.now()).read(rpcUrl, addresses, from, to)).logs;
+    expect(everyLog.filter((log) => contracts.includes(log.address.toLowerCase()))).toHaveLength(12);
+
+    const calls: { addresses: number; refused: boolean }[] = [];
+    interceptFetch(async ({ body }, pass) => {
+      const request = body ? (JSON.parse(body) as { id: number; method: string; params: [{ address: string[] }] }) : null;
+      if (request?.method !== "eth_getLogs") return pass();
+      const refused = request.params[0].address.length > 1;
+      calls.push({ addresses: request.params[0].address.length, refused });
+      return refused ? Response.json({ jsonrpc: "2.0", id: request.id, error: { code: -32005, message: "too many addresses in filter" } }) : pass();
+    });
+    const run = new RunState(indexerConfig(env), Date.now());
+    const first = await run.read(rpcUrl, addresses, from, to);
+    expect(first.to).toBe(from);
+    const callsForFirstBlock = calls.length;
+
+    const rest = await run.read(rpcUrl, addresses, from + 1, to);
+    expect(rest.to).toBe(to);
+    expect(calls.slice(callsForFirstBlock)).toEqual(addresses.map(() => ({ addresses: 1, refused: false })));
+    expect([...first.logs, ...rest.logs].map((log) => [log.blockNumber, log.logIndex])).toEqual(everyLog.map((log) => [log.blockNumber, log.logIndex]));
+  });
+});
