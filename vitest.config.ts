@@ -2,13 +2,14 @@ import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
-// Seven projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
+// Eight projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
 // against a real anvil started by test/global-setup.ts; "faults" does the same against its own
 // anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "reorg" against its own
 // anvil, whose recent blocks it rewrites (test/reorg/global-setup.ts); "limits" runs with a tiny
 // per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil;
 // "client" runs the typed client's Node tests (webhook signatures, OpenAPI lint, generated
-// files current), which need neither workerd nor a chain; "browser" drives the dashboard in
+// files current), which need neither workerd nor a chain; "migrations" applies the migration
+// files that move data to SQLite in Node; "browser" drives the dashboard in
 // Chromium against the real stack (scripts/lib/stack.mjs).
 
 type Inject = (

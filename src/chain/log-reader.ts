@@ -77,5 +77,8 @@ export async function fetchIndexedLogs(rpcUrl: string, addresses: string[], from
     }
     throw new ChainUnavailableError("eth_getLogs failed", { cause: error });
   }
-  return raw.map((log) => formatLog(log)).sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);
+  return raw.map((log) => formatLog(log)).sort(byChainPosition);
 }
+
+/** Chain order of mined logs. */
+export const byChainPosition = (a: Log, b: Log) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!;

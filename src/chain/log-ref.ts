@@ -6,6 +6,9 @@ import type { Log } from "viem";
  */
 export type LogRef = { transactionHash: string; logIndex: number; blockNumber: number; blockHash: string | null };
 
+/** Only the position fields of a decoded event. */
+export const pickLogRef = ({ transactionHash, logIndex, blockNumber, blockHash }: LogRef): LogRef => ({ transactionHash, logIndex, blockNumber, blockHash });
+
 export function logRef(log: Log): LogRef {
   return {
     transactionHash: log.transactionHash!.toLowerCase(),

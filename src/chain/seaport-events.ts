@@ -7,7 +7,6 @@ import { logRef, type LogRef } from "./log-ref";
 
 export type SpentItem = { itemType: number; token: string; identifier: string; amount: string };
 export type ReceivedItem = SpentItem & { recipient: string };
-export type { LogRef };
 export type SeaportEvent =
   | ({
       kind: "OrderFulfilled";

@@ -21,6 +21,16 @@ describe("claiming a log", () => {
     expect(await claim(randomHash(), 6, reorged)).toBe(1);
   });
 
+  it("keeps the rule when the claim carries a condition of its own (the receipt path's)", async () => {
+    const [transaction, applied] = [randomHash(), randomHash()];
+    expect(await claim(transaction, 0, applied)).toBe(1);
+    const fromAnotherBlock = newLogGuard(1868, { transactionHash: transaction, logIndex: 3, blockNumber: 7, blockHash: randomHash() });
+    const fromTheSameBlock = newLogGuard(1868, { transactionHash: transaction, logIndex: 4, blockNumber: 7, blockHash: applied });
+    const always = { sql: "? = 1 or ? = 1", params: [1, 0] };
+    const [refused, taken] = await env.DB.batch([claimLog(env.DB, fromAnotherBlock, always), claimLog(env.DB, fromTheSameBlock, always)]);
+    expect([refused!.meta.changes, taken!.meta.changes]).toEqual([0, 1]);
+  });
+
   it("lets claims without a block hash neither stop nor be stopped", async () => {
     const [old, fresh] = [randomHash(), randomHash()];
     expect(await claim(old, 0, null)).toBe(1);

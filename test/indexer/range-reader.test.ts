@@ -2,12 +2,15 @@
 // The first refused block is read part by part; the rest of the run must send parts that size,
 // over the full block span, instead of being refused and split again block by block (decision 78).
 import { env } from "cloudflare:workers";
-import { encodeFunctionData, type Abi, type Address } from "viem";
+import { encodeFunctionData, toEventSelector, type Abi, type Address } from "viem";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ChainUnavailableError } from "../../src/chain/chain-unavailable";
 import { getChain } from "../../src/lib/chains";
-import { indexerConfig } from "../../src/services/indexer/config";
+import { ADDRESSES_PER_CALL, indexerConfig } from "../../src/services/indexer/config";
 import { RunState } from "../../src/services/indexer/range-reader";
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
+import { randomHash, uniqueAddress } from "../fixtures/seed";
+import { chainClient } from "../helpers/chain";
 import { interceptFetch } from "../helpers/fetch-spy";
 import { fundedAccount } from "../helpers/indexer";
 import { seaportAddress } from "../helpers/seaport-basic-order";
@@ -49,5 +52,47 @@ describe("a run reading logs from a provider that takes one address per filter",
     expect(rest.to).toBe(to);
     expect(calls.slice(callsForFirstBlock)).toEqual(addresses.map(() => ({ addresses: 1, refused: false })));
     expect([...first.logs, ...rest.logs].map((log) => [log.blockNumber, log.logIndex])).toEqual(everyLog.map((log) => [log.blockNumber, log.logIndex]));
+  });
+
+  it("learns nothing when the node took a part as large as one it refused (a result cap, not an address cap)", async () => {
+    const head = Number(await chainClient().getBlockNumber({ cacheTime: 0 }));
+    const [busy, alsoBusy] = [uniqueAddress(), uniqueAddress()];
+    const addresses = [busy, alsoBusy, uniqueAddress(), uniqueAddress(), uniqueAddress()];
+    // Too many results whenever both busy contracts are in one filter: [all five] and [busy, alsoBusy,
+    // x] and [busy, alsoBusy] are refused, while [y, z], as large as the smallest refused, is read.
+    interceptFetch(async ({ body }, pass) => {
+      const request = body ? (JSON.parse(body) as { id: number; method: string; params: [{ address: string[] }] }) : null;
+      if (request?.method !== "eth_getLogs" || !(request.params[0].address.includes(busy) && request.params[0].address.includes(alsoBusy))) return pass();
+      return Response.json({ jsonrpc: "2.0", id: request.id, error: { code: -32005, message: "query returned more than 10000 results" } });
+    });
+    const run = new RunState(indexerConfig(env), Date.now());
+    expect((await run.read(getChain(env, 1868).rpcUrl, addresses, head - 3, head)).to).toBe(head - 3);
+    expect(run.addressesPerCall).toBe(ADDRESSES_PER_CALL);
+  });
+
+  it("reads a range again next run when its parts come from two forks (a load-balanced RPC)", async () => {
+    const [a, b] = [uniqueAddress(), uniqueAddress()];
+    const logAt = (address: string, blockHash: string, logIndex: number) => ({
+      address,
+      topics: [toEventSelector("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)"), `0x${"00".repeat(12)}${a.slice(2)}`, `0x${"00".repeat(12)}${b.slice(2)}`],
+      data: `0x${"00".repeat(31)}01`,
+      blockNumber: "0x5",
+      blockHash,
+      transactionHash: randomHash(),
+      transactionIndex: "0x0",
+      logIndex: `0x${logIndex.toString(16)}`,
+      removed: false,
+    });
+    // Each address alone, each answered from another fork of block 5.
+    const forks = { [a]: logAt(a, randomHash(), 0), [b]: logAt(b, randomHash(), 1) };
+    interceptFetch(async ({ body }, pass) => {
+      const request = body ? (JSON.parse(body) as { id: number; method: string; params: [{ address: string[] }] }) : null;
+      if (request?.method !== "eth_getLogs") return pass();
+      const [only, ...more] = request.params[0].address;
+      if (more.length) return Response.json({ jsonrpc: "2.0", id: request.id, error: { code: -32005, message: "one address per filter" } });
+      return Response.json({ jsonrpc: "2.0", id: request.id, result: [forks[only!]] });
+    });
+    const run = new RunState(indexerConfig(env), Date.now());
+    await expect(run.read(getChain(env, 1868).rpcUrl, [a, b], 5, 5)).rejects.toThrow(ChainUnavailableError);
   });
 });

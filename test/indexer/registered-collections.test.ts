@@ -285,21 +285,31 @@ describe("transfers applied out of chain order", () => {
 describe("token URI lookups", () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it("spend the run's budget only on tokens whose row has no URI yet: an ERC-1155 id minted again has one", async () => {
-    const collection = await seedCollection({ schema: "ERC1155" });
-    const contract = collection.contractAddress!;
-    await seedAsset(collection, "5", { tokenUri: "ipfs://known/5" });
-    await seedAsset(collection, "6"); // a bare row (a listing made before the mint was applied)
-    const indexed = new Map([[contract, { id: collection.id!, contractAddress: contract, schema: "ERC1155" as const, dropId: null }]]);
-    const uriSelector = toFunctionSelector("function uri(uint256)").slice(2);
-    const lookedUp = recordFetches(({ body }) => !!body?.includes(uriSelector) && body.toLowerCase().includes(contract.slice(2)));
-    const budget = { tokenUriLookups: 5 };
+  it("spend the run's budget on new tokens, not on ERC-1155 ids minted again, which have their URI", async () => {
+    const multi = await seedCollection({ schema: "ERC1155" });
+    const single = await seedCollection({ schema: "ERC721" });
+    await seedAsset(multi, "5", { tokenUri: "ipfs://known/5" });
+    await seedAsset(multi, "6"); // a bare row (a listing made before the mint was applied)
+    // An ERC-721 token minted again was burned in between, which deletes its row: it is looked up.
+    await seedAsset(single, "1", { tokenUri: "ipfs://burned/1" });
+    const indexed = new Map(
+      [multi, single].map((collection) => [
+        collection.contractAddress!,
+        { id: collection.id!, contractAddress: collection.contractAddress!, schema: collection.schema as "ERC721" | "ERC1155", dropId: null },
+      ]),
+    );
+    const uriCall = (body: string | undefined) => !!body && (body.includes(toFunctionSelector("function uri(uint256)").slice(2)) || body.includes(toFunctionSelector("function tokenURI(uint256)").slice(2)));
+    const lookedUp = recordFetches(({ body }) => uriCall(body) && [multi, single].some((c) => body!.toLowerCase().includes(c.contractAddress!.slice(2))));
+    const budget = { tokenUriLookups: 3 };
 
-    const mints = ["5", "6", "7", "5"].map((tokenId) => ({ contract, tokenId }));
+    const mints = [...["5", "6", "7", "5"].map((tokenId) => ({ contract: multi.contractAddress!, tokenId })), { contract: single.contractAddress!, tokenId: "1" }];
     const fields = await assetFieldsFor(env.DB, getChain(env, 1868), mints, indexed, budget);
 
-    expect(budget.tokenUriLookups).toBe(3);
-    expect(lookedUp).toHaveLength(2); // 6 and 7
-    expect([...fields.keys()].sort()).toEqual([`${contract}:5`, `${contract}:6`, `${contract}:7`]);
+    expect(budget.tokenUriLookups).toBe(0);
+    // Token ids are the calls' last 32 bytes.
+    const idOf = (body: string) => BigInt(`0x${(JSON.parse(body) as { params: [{ data: string }] }).params[0].data.slice(-64)}`).toString();
+    const looked = lookedUp.map(({ body }) => `${body!.toLowerCase().includes(multi.contractAddress!.slice(2)) ? "multi" : "single"}:${idOf(body!)}`);
+    expect(looked.sort()).toEqual(["multi:6", "multi:7", "single:1"]);
+    expect(fields.size).toBe(4);
   });
 });

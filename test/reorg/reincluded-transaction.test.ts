@@ -1,7 +1,8 @@
 // A reorg can bring a transaction back in another block, after other logs, so its logs get other
 // log indexes. The receipt path applies a buy's logs at its first receipt; the indexer reads the
 // new block later. Claims were keyed by (transaction, log index) alone, so the indexer applied
-// the buy a second time: a second sale row, doubled volume. Decision 75.
+// the buy a second time: a second sale row, doubled volume. Decision 75. (The indexer skips such a
+// transaction before claiming anything; test/indexer/log-claims.test.ts checks the claim rule.)
 import { env } from "cloudflare:workers";
 import { createWalletClient, encodeFunctionData, http, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -71,11 +72,19 @@ describe("a transaction a reorg brings back in another block", () => {
     const hash = settled.transactionHash as Hex;
     const first = await chainClient().getTransactionReceipt({ hash });
 
-    // Roll back to before the buy's block and mine the buy again, behind two other logs.
+    // Replace the buy's block and those after it, the buy mined again at the same height behind
+    // two other logs. Mining pauses meanwhile, or a block mined after the head is read would keep
+    // the buy's block out of the reorg.
     const raw = await rpc<Hex>("eth_getRawTransactionByHash", [hash]);
-    const head = await chainClient().getBlockNumber({ cacheTime: 0 });
-    await rpc("anvil_reorg", [Number(head - first.blockNumber) + 1, [...logEmitters.map((emitter) => [emitter, 0]), [raw, 0]]]);
+    await rpc("evm_setIntervalMining", [0]);
+    try {
+      const head = await chainClient().getBlockNumber({ cacheTime: 0 });
+      await rpc("anvil_reorg", [Number(head - first.blockNumber) + 1, [...logEmitters.map((emitter) => [emitter, 0]), [raw, 0]]]);
+    } finally {
+      await rpc("evm_setIntervalMining", [1]);
+    }
     const again = await chainClient().getTransactionReceipt({ hash });
+    expect(again.blockNumber).toBe(first.blockNumber);
     expect(again.blockHash).not.toBe(first.blockHash);
     const oldIndexes = first.logs.map((log) => log.logIndex);
     expect(Math.min(...again.logs.map((log) => log.logIndex))).toBeGreaterThan(Math.max(...oldIndexes));

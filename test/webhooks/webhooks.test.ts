@@ -8,8 +8,8 @@ import { serviceContext } from "../../src/services/context";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
 import { announcePending } from "../../src/services/project-wallet/send";
 import { transactionView } from "../../src/services/transactions/transaction-view";
-import { deliverDue, retryDelayMs, ROWS_PER_ENDPOINT } from "../../src/services/webhooks/deliver";
-import { retryAfterMs } from "../../src/services/webhooks/attempt";
+import { DELIVERY_WINDOW_MS, deliverDue, nextAttemptAt, retryDelayMs, ROWS_PER_ENDPOINT } from "../../src/services/webhooks/deliver";
+import { parseRetryAfter } from "../../src/services/webhooks/attempt";
 import { checkWebhookUrl } from "../../src/services/webhooks/webhook-url";
 import { enqueueWebhookStatement, webhookPayload } from "../../src/services/webhooks/events";
 import { seedListing, uniqueAddress } from "../fixtures/seed";
@@ -362,10 +362,14 @@ describe("the retry schedule", () => {
   });
   it("reads Retry-After as seconds or an HTTP date, and ignores what it cannot read", () => {
     const now = Date.parse("2026-11-22T12:00:00Z");
-    expect(retryAfterMs("120", now)).toBe(120_000);
-    expect(retryAfterMs("Sun, 22 Nov 2026 12:05:00 GMT", now)).toBe(300_000);
-    expect(retryAfterMs("Sun, 22 Nov 2026 11:00:00 GMT", now)).toBe(0);
-    expect([retryAfterMs("soon", now), retryAfterMs("-5", now), retryAfterMs("1.5", now), retryAfterMs("", now), retryAfterMs(null, now)]).toEqual([null, null, null, null, null]);
+    expect(parseRetryAfter("120", now)).toBe(120_000);
+    expect(parseRetryAfter("Sun, 22 Nov 2026 12:05:00 GMT", now)).toBe(300_000);
+    expect(parseRetryAfter("Sun, 22 Nov 2026 11:00:00 GMT", now)).toBe(0);
+    // A shorter wait than the step does not hasten the retry; none outlasts the delivery's window.
+    const base = { WEBHOOK_RETRY_BASE_SECONDS: "30" };
+    expect(nextAttemptAt(base, 3, now - 60_000, now, 1_000)).toBe(now + 480_000);
+    expect(nextAttemptAt(base, 1, now - DELIVERY_WINDOW_MS + 60_000, now, 600_000)).toBe(now + 60_000);
+    expect([parseRetryAfter("soon", now), parseRetryAfter("-5", now), parseRetryAfter("1.5", now), parseRetryAfter("", now), parseRetryAfter(null, now)]).toEqual([null, null, null, null, null]);
   });
 });
 
@@ -573,6 +577,7 @@ describe("one endpoint's trouble", () => {
     );
     expect(rows[tried.seconds]).toMatchObject({ status: "pending", attempts: 1, last_error: "HTTP 429" });
     expect(rows[tried.seconds]!.next_attempt_at).toBeGreaterThanOrEqual(startedAt + 600_000);
+    expect(rows[tried.seconds]!.next_attempt_at).toBeLessThanOrEqual(Date.now() + 600_000);
     expect(rows[heldBack]).toMatchObject({ attempts: 0, next_attempt_at: rows[tried.seconds]!.next_attempt_at - 1 });
     // An HTTP date has whole seconds.
     expect(rows[tried.date]!.next_attempt_at).toBeGreaterThanOrEqual(startedAt + 20 * 60_000 - 1_000);

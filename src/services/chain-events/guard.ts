@@ -30,7 +30,7 @@ export function claimLog(db: D1Database, guard: LogGuard, onlyIf?: { sql: string
   return db
     .prepare(
       `insert or ignore into chain_events (chain_id, transaction_hash, log_index, applied_by, block_number, block_hash, created_at)
-       select ?, ?, ?, ?, ?, ?, ? where ${onlyIf?.sql ?? "1"}
+       select ?, ?, ?, ?, ?, ?, ? where (${onlyIf?.sql ?? "1"})
          and not exists (select 1 from chain_events where chain_id = ? and transaction_hash = ? and block_hash <> ?)`,
     )
     .bind(

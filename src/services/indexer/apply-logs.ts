@@ -6,7 +6,7 @@ import type { ChainLog } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
 import { seaportEventStatements } from "../chain-events/seaport";
-import { assetFieldsFor, mintKey, type IndexedCollection } from "./asset-fields";
+import { assetFieldsFor, assetRows, mintKey, type IndexedCollection } from "./asset-fields";
 import { STATEMENTS_PER_BATCH } from "./config";
 import { decodeIndexedLogs, handoversOf, mintsOf, type IndexedEvent } from "./decode";
 import { reviveListings } from "./revive-listings";
@@ -108,22 +108,11 @@ export function logEffects(
   }
 }
 
-const TOKENS_PER_QUERY = 45; // 2 bound parameters each, plus the chain id: D1 allows 100
-
 /** The tokens among `tokens` that have no asset row (each once). */
 async function tokensWithoutAsset(db: D1Database, chainId: number, tokens: { contract: string; tokenId: string }[]) {
-  const distinct = [...new Map(tokens.map((token) => [mintKey(token.contract, token.tokenId), token])).values()];
-  const known = new Set<string>();
-  for (let i = 0; i < distinct.length; i += TOKENS_PER_QUERY) {
-    const chunk = distinct.slice(i, i + TOKENS_PER_QUERY);
-    const match = chunk.map(() => "(contract_address = ? and token_id = ?)").join(" or ");
-    const { results } = await db
-      .prepare(`select contract_address, token_id from assets where chain_id = ? and (${match})`)
-      .bind(chainId, ...chunk.flatMap((token) => [token.contract, token.tokenId]))
-      .all<{ contract_address: string; token_id: string }>();
-    for (const row of results) known.add(mintKey(row.contract_address, row.token_id));
-  }
-  return distinct.filter((token) => !known.has(mintKey(token.contract, token.tokenId)));
+  const rows = await assetRows(db, chainId, tokens);
+  const distinct = new Map(tokens.map((token) => [mintKey(token.contract, token.tokenId), token]));
+  return [...distinct].filter(([key]) => !rows.has(key)).map(([, token]) => token);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Indexer limits, from vars so operators can fit them to their RPC provider (wrangler.toml documents each). */
 export interface IndexerConfig {
-  /** Blocks per eth_getLogs call; halved for the rest of the run when the node refuses a range. */
+  /** Blocks per eth_getLogs call; halved when the node refuses a range (range-reader.ts). */
   blocksPerCall: number;
   /** Blocks one run reads per chain (head pass), and again for collection backfills. */
   blocksPerRun: number;
@@ -31,5 +31,5 @@ export function indexerConfig(env: Env): IndexerConfig {
 export const LEASE_MARGIN_MS = 60_000;
 /** Effects of this many statements go to D1 in one batch (each log still claimed on its own). */
 export const STATEMENTS_PER_BATCH = 200;
-/** eth_getLogs address lists are split at this size; providers cap them. */
+/** eth_getLogs address lists are split at this size; a run lowers it when the node refuses a block for more (decision 78). */
 export const ADDRESSES_PER_CALL = 200;

@@ -1,7 +1,8 @@
 // One range's raw logs → the chain events the indexer applies, in chain order. A TransferBatch
 // is one event (one log, one claim) carrying all its (id, value) pairs.
 import type { ChainLog } from "../../chain/log-reader";
-import { decodeSeaportLogs, type LogRef, type SeaportEvent } from "../../chain/seaport-events";
+import { pickLogRef, type LogRef } from "../../chain/log-ref";
+import { decodeSeaportLogs, type SeaportEvent } from "../../chain/seaport-events";
 import { approvalsForAll, erc1155Transfers, erc721Transfers, type ApprovalForAll, type Erc1155Transfer, type Erc721Transfer } from "../../chain/transfer-logs";
 
 export type IndexedEvent = LogRef &
@@ -12,13 +13,12 @@ export type IndexedEvent = LogRef &
     | { type: "seaport"; event: SeaportEvent }
   );
 
-const ref = (e: LogRef): LogRef => ({ transactionHash: e.transactionHash, logIndex: e.logIndex, blockNumber: e.blockNumber, blockHash: e.blockHash });
 
 export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: string | null): IndexedEvent[] {
   const events: IndexedEvent[] = [
-    ...erc721Transfers(logs).map((transfer): IndexedEvent => ({ type: "erc721", transfer, ...ref(transfer) })),
-    ...approvalsForAll(logs).map((approval): IndexedEvent => ({ type: "approval", approval, ...ref(approval) })),
-    ...(seaportAddress ? decodeSeaportLogs(logs, seaportAddress) : []).map((event): IndexedEvent => ({ type: "seaport", event, ...ref(event) })),
+    ...erc721Transfers(logs).map((transfer): IndexedEvent => ({ type: "erc721", transfer, ...pickLogRef(transfer) })),
+    ...approvalsForAll(logs).map((approval): IndexedEvent => ({ type: "approval", approval, ...pickLogRef(approval) })),
+    ...(seaportAddress ? decodeSeaportLogs(logs, seaportAddress) : []).map((event): IndexedEvent => ({ type: "seaport", event, ...pickLogRef(event) })),
   ];
   const batches = new Map<string, Erc1155Transfer[]>();
   for (const transfer of erc1155Transfers(logs)) {
@@ -27,7 +27,7 @@ export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: str
     if (group) group.push(transfer);
     else batches.set(key, [transfer]);
   }
-  for (const transfers of batches.values()) events.push({ type: "erc1155", transfers, ...ref(transfers[0]!) });
+  for (const transfers of batches.values()) events.push({ type: "erc1155", transfers, ...pickLogRef(transfers[0]!) });
   return events.sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
 }
 

@@ -1,6 +1,7 @@
-// Reads log ranges for one run: splits long address lists, and shrinks the block span for the
-// rest of the run when the node refuses a range (providers cap eth_getLogs by blocks or results).
-import { fetchIndexedLogs, RangeRejectedError, type ChainLog } from "../../chain/log-reader";
+// Reads log ranges for one run: splits long address lists, and shrinks the block span, or the
+// addresses per call, for the rest of the run when the node refuses a range (providers cap
+// eth_getLogs by blocks, results or addresses; decisions 74 and 78).
+import { byChainPosition, fetchIndexedLogs, RangeRejectedError, type ChainLog } from "../../chain/log-reader";
 import { ChainUnavailableError } from "../../chain/chain-unavailable";
 import { ADDRESSES_PER_CALL, type IndexerConfig } from "./config";
 
@@ -38,23 +39,15 @@ export class RunState {
   async read(rpcUrl: string, addresses: string[], from: number, to: number): Promise<{ to: number; logs: ChainLog[] }> {
     let end = Math.min(to, from + this.span - 1);
     for (;;) {
+      if (end === from) return this.counted(from, await this.readBlock(rpcUrl, addresses, from));
       try {
         const logs: ChainLog[] = [];
         for (let i = 0; i < addresses.length; i += this.addressesPerCall) {
           logs.push(...(await fetchIndexedLogs(rpcUrl, addresses.slice(i, i + this.addressesPerCall), from, end)));
         }
-        if (addresses.length > this.addressesPerCall) sortedByPosition(logs);
-        this.logsLeft -= logs.length;
-        return { to: end, logs };
+        return this.counted(end, logs);
       } catch (error) {
         if (!(error instanceof RangeRejectedError)) throw error;
-        if (end === from) {
-          const parts: PartSizes = { largestRead: 0, smallestRefused: Infinity };
-          const logs = sortedByPosition(await readRefusedBlock(rpcUrl, addresses, from, error, this.addressesPerCall, parts));
-          this.learnFrom(parts);
-          this.logsLeft -= logs.length;
-          return { to: end, logs };
-        }
         this.span = Math.max(1, Math.floor((end - from + 1) / 2));
         end = from + this.span - 1;
       }
@@ -62,50 +55,51 @@ export class RunState {
   }
 
   /**
-   * A block read part by part: later calls send no more addresses than the node took, and go back
-   * to the full block span, since the refusal is put down to the address count. A node that also
-   * caps results shrinks the span again; each lowering of the address count (at most log2 of it)
-   * costs those few refused calls once, where every block used to be refused and split again.
+   * Logs read in several calls, in chain order. A load-balanced RPC can answer the calls from two
+   * nodes on two forks: a block seen with two hashes is read again next run, since claims are per
+   * block hash (decision 75) and half a transaction's logs would be refused.
+   */
+  private counted(to: number, logs: ChainLog[]): { to: number; logs: ChainLog[] } {
+    const hashes = new Map<bigint, string | null>();
+    for (const log of logs) {
+      const seen = hashes.get(log.blockNumber!);
+      if (seen !== undefined && seen !== log.blockHash) throw new ChainUnavailableError(`eth_getLogs answered block ${log.blockNumber} from two forks`);
+      hashes.set(log.blockNumber!, log.blockHash);
+    }
+    logs.sort(byChainPosition);
+    this.logsLeft -= logs.length;
+    return { to, logs };
+  }
+
+  /** One block, part by part; a part the node refuses is halved, and the run keeps the size it took. */
+  private async readBlock(rpcUrl: string, addresses: string[], block: number): Promise<ChainLog[]> {
+    const parts: PartSizes = { largestRead: 0, smallestRefused: Infinity };
+    const logs: ChainLog[] = [];
+    for (let i = 0; i < addresses.length; i += this.addressesPerCall) {
+      logs.push(...(await readBlockPart(rpcUrl, addresses.slice(i, i + this.addressesPerCall), block, parts)));
+    }
+    this.learnFrom(parts);
+    return logs;
+  }
+
+  /**
+   * After a refused block: later calls send no more addresses than the node took, and go back to
+   * the full block span, since the refusal is put down to the address count. When the node also
+   * took a part as large as one it refused, the refusal was about something else (results, a
+   * passing rate limit) and nothing is learned. So each lowering at least halves the count, at
+   * most log2 of it per run, where every block used to be refused and split again.
    */
   private learnFrom(parts: PartSizes) {
-    const taken = Math.max(1, Math.min(parts.largestRead, parts.smallestRefused - 1));
-    if (taken >= this.addressesPerCall) return;
-    this.addressesPerCall = taken;
+    if (parts.smallestRefused === Infinity || parts.largestRead >= parts.smallestRefused) return;
+    this.addressesPerCall = Math.max(1, parts.largestRead);
     this.span = this.config.blocksPerCall;
   }
 }
 
-/** The largest address list a refused block was read with, and the smallest refused for it. */
+/** The largest address list a block was read with, and the smallest refused for it. */
 interface PartSizes {
   largestRead: number;
   smallestRefused: number;
-}
-
-const sortedByPosition = (logs: ChainLog[]) => logs.sort((a, b) => Number(a.blockNumber! - b.blockNumber!) || a.logIndex! - b.logIndex!);
-
-/**
- * One block the node refused for these addresses (a provider's cap on results or on addresses per
- * filter): it is read by parts of at most `perCall` addresses, each halved while refused, down to
- * one address. Only a block refused for a single address stops the chain's indexing; the error
- * names the block, the address and the node's error code (a rate limit or a lagging node passes by
- * itself; a result cap needs another provider).
- */
-async function readRefusedBlock(
-  rpcUrl: string,
-  addresses: string[],
-  block: number,
-  refusal: RangeRejectedError,
-  perCall: number,
-  parts: PartSizes,
-): Promise<ChainLog[]> {
-  parts.smallestRefused = Math.min(parts.smallestRefused, Math.min(addresses.length, perCall));
-  if (addresses.length === 1) {
-    throw new ChainUnavailableError(`eth_getLogs refused block ${block} for ${addresses[0]} alone (node error ${refusal.code ?? "unknown"})`, { cause: refusal });
-  }
-  const size = addresses.length > perCall ? perCall : Math.ceil(addresses.length / 2);
-  const logs: ChainLog[] = [];
-  for (let i = 0; i < addresses.length; i += size) logs.push(...(await readBlockPart(rpcUrl, addresses.slice(i, i + size), block, parts)));
-  return logs;
 }
 
 async function readBlockPart(rpcUrl: string, addresses: string[], block: number, parts: PartSizes): Promise<ChainLog[]> {
@@ -115,6 +109,22 @@ async function readBlockPart(rpcUrl: string, addresses: string[], block: number,
     return logs;
   } catch (error) {
     if (!(error instanceof RangeRejectedError)) throw error;
-    return readRefusedBlock(rpcUrl, addresses, block, error, addresses.length, parts);
+    parts.smallestRefused = Math.min(parts.smallestRefused, addresses.length);
+    return readRefusedPart(rpcUrl, addresses, block, error, parts);
   }
+}
+
+/**
+ * Addresses the node refused for one block (a provider's cap on results or on addresses per
+ * filter): read by halves, each halved again while refused, down to one address. Only a block
+ * refused for a single address stops the chain's indexing; the error names the block, the address
+ * and the node's error code (a rate limit or a lagging node passes by itself; a result cap needs
+ * another provider).
+ */
+async function readRefusedPart(rpcUrl: string, addresses: string[], block: number, refusal: RangeRejectedError, parts: PartSizes): Promise<ChainLog[]> {
+  if (addresses.length === 1) {
+    throw new ChainUnavailableError(`eth_getLogs refused block ${block} for ${addresses[0]} alone (node error ${refusal.code ?? "unknown"})`, { cause: refusal });
+  }
+  const half = Math.ceil(addresses.length / 2);
+  return [...(await readBlockPart(rpcUrl, addresses.slice(0, half), block, parts)), ...(await readBlockPart(rpcUrl, addresses.slice(half), block, parts))];
 }

@@ -40,12 +40,12 @@ export async function attemptDelivery(url: string, secret: string, delivery: typ
     ok: response.status >= 200 && response.status < 300,
     status: response.status,
     error: response.ok ? null : `HTTP ${response.status}`,
-    retryAfterMs: response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get("retry-after"), Date.now()) : null,
+    retryAfterMs: response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get("retry-after"), Date.now()) : null,
   };
 }
 
 /** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
-export function retryAfterMs(header: string | null, nowMs: number): number | null {
+export function parseRetryAfter(header: string | null, nowMs: number): number | null {
   const value = header?.trim();
   if (!value) return null;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
