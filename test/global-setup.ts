@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startAnvil, type AnvilHandle } from "../scripts/lib/anvil.mjs";
-import { deployDevnet } from "../scripts/lib/devnet.mjs";
+import { deployDevnet, devnetChains } from "../scripts/lib/devnet.mjs";
 import { startSeaportJsClient } from "./fixtures/seaport-js-client";
 import { startWebhookReceiver } from "./fixtures/webhook-receiver";
 
@@ -20,16 +20,7 @@ let webhookReceiver: Awaited<ReturnType<typeof startWebhookReceiver>> | undefine
 export async function setup(project: TestProject) {
   anvil = await startAnvil({ blockTime: 1 });
   const contracts = await deployDevnet(anvil.url);
-  const chains = {
-    1868: {
-      name: "soneium",
-      rpcUrl: anvil.url,
-      seaportAddress: contracts.seaportAddress,
-      dropFactoryAddress: contracts.dropFactoryAddress,
-      confirmations: 0,
-      nativeSymbol: "ETH",
-    },
-  };
+  const chains = devnetChains(anvil.url, contracts);
   seaportClient = await startSeaportJsClient(anvil.url, contracts.seaportAddress);
   project.provide("seaportClientUrl", seaportClient.url);
   webhookReceiver = await startWebhookReceiver();

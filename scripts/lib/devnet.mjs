@@ -3,6 +3,7 @@
 // whose nonce starts at 0 on a fresh chain makes every address the same on every run.
 import { createPublicClient, createWalletClient, defineChain, encodeDeployData, getAddress, getContractAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { DEVNET_CHAIN_ID } from "./anvil.mjs";
 import { loadArtifact } from "./artifacts.mjs";
 
 /** keccak256("mintyard devnet deployer"). Devnet only: never fund it anywhere real. */
@@ -59,4 +60,21 @@ export async function deployDevnet(rpcUrl) {
     if (r.status !== "success") throw new Error(`devnet: deploying ${missing[i].step.key} reverted (${r.transactionHash})`);
   });
   return addresses;
+}
+
+/**
+ * The Worker's CHAINS for a local devnet: chain 1868 at `rpcUrl` (anvil, or a proxy in front of
+ * it) with the devnet's contracts, no confirmations (blocks are final locally).
+ */
+export function devnetChains(rpcUrl, contracts) {
+  return {
+    [DEVNET_CHAIN_ID]: {
+      name: "soneium",
+      rpcUrl,
+      seaportAddress: contracts.seaportAddress,
+      dropFactoryAddress: contracts.dropFactoryAddress,
+      confirmations: 0,
+      nativeSymbol: "ETH",
+    },
+  };
 }

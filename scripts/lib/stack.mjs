@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { english, generateMnemonic } from "viem/accounts";
 import { DEVNET_CHAIN_ID, freePort, startAnvil } from "./anvil.mjs";
-import { deployDevnet } from "./devnet.mjs";
+import { deployDevnet, devnetChains } from "./devnet.mjs";
 import { wranglerDevEnv } from "./wrangler-devtools.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -192,16 +192,7 @@ export async function startService({
   const baseUrl = `http://127.0.0.1:${servicePort}`;
   const adminToken = randomBytes(24).toString("base64url");
   const mnemonic = generateMnemonic(english);
-  const chains = {
-    [DEVNET_CHAIN_ID]: {
-      name: "soneium",
-      rpcUrl: serviceRpcUrl ? await serviceRpcUrl(anvil) : anvil.url,
-      seaportAddress: contracts.seaportAddress,
-      dropFactoryAddress: contracts.dropFactoryAddress,
-      confirmations: 0,
-      nativeSymbol: "ETH",
-    },
-  };
+  const chains = devnetChains(serviceRpcUrl ? await serviceRpcUrl(anvil) : anvil.url, contracts);
   // Secrets for wrangler dev (git-ignored when it is .dev.vars). Vars override wrangler.toml for this run only.
   mkdirSync(path.dirname(secretsFile), { recursive: true });
   writeFileSync(secretsFile, `WALLET_MNEMONIC="${mnemonic}"\nADMIN_TOKEN="${adminToken}"\n`, { mode: 0o600 });

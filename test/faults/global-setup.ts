@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startAnvil, type AnvilHandle } from "../../scripts/lib/anvil.mjs";
-import { deployDevnet } from "../../scripts/lib/devnet.mjs";
+import { deployDevnet, devnetChains } from "../../scripts/lib/devnet.mjs";
 import { startRpcProxy, type RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
 
 declare module "vitest" {
@@ -22,19 +22,7 @@ export async function setup(project: TestProject) {
   proxy = await startRpcProxy({ target: anvil.url });
   project.provide("faultAnvilUrl", anvil.url);
   project.provide("faultProxyUrl", proxy.url);
-  project.provide(
-    "faultChainsConfig",
-    JSON.stringify({
-      1868: {
-        name: "soneium",
-        rpcUrl: proxy.url,
-        seaportAddress: contracts.seaportAddress,
-        dropFactoryAddress: contracts.dropFactoryAddress,
-        confirmations: 0,
-        nativeSymbol: "ETH",
-      },
-    }),
-  );
+  project.provide("faultChainsConfig", JSON.stringify(devnetChains(proxy.url, contracts)));
 }
 
 export async function teardown() {

@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { startAnvil, type AnvilHandle } from "../../scripts/lib/anvil.mjs";
-import { deployDevnet } from "../../scripts/lib/devnet.mjs";
+import { deployDevnet, devnetChains } from "../../scripts/lib/devnet.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,19 +17,7 @@ export async function setup(project: TestProject) {
   anvil = await startAnvil({ blockTime: 1 });
   const contracts = await deployDevnet(anvil.url);
   project.provide("reorgAnvilUrl", anvil.url);
-  project.provide(
-    "reorgChainsConfig",
-    JSON.stringify({
-      1868: {
-        name: "soneium",
-        rpcUrl: anvil.url,
-        seaportAddress: contracts.seaportAddress,
-        dropFactoryAddress: contracts.dropFactoryAddress,
-        confirmations: 0,
-        nativeSymbol: "ETH",
-      },
-    }),
-  );
+  project.provide("reorgChainsConfig", JSON.stringify(devnetChains(anvil.url, contracts)));
 }
 
 export async function teardown() {
