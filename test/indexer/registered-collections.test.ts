@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { encodeFunctionData, toFunctionSelector, type Abi, type Address } from "viem";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getChain } from "../../src/lib/chains";
-import { assetFieldsFor } from "../../src/services/indexer/asset-fields";
+import { assetFieldsFor, assetRows } from "../../src/services/indexer/asset-fields";
 import { seedAsset, seedCollection, seedListing, uniqueAddress } from "../fixtures/seed";
 import { baselineErc721Abi, baselineErc721Bytecode } from "../contracts/artifacts/baseline-erc721";
 import { testErc1155Abi, testErc1155Bytecode } from "../contracts/artifacts/test-erc1155";
@@ -303,7 +303,7 @@ describe("token URI lookups", () => {
     const budget = { tokenUriLookups: 3 };
 
     const mints = [...["5", "6", "7", "5"].map((tokenId) => ({ contract: multi.contractAddress!, tokenId })), { contract: single.contractAddress!, tokenId: "1" }];
-    const fields = await assetFieldsFor(env.DB, getChain(env, 1868), mints, indexed, budget);
+    const fields = await assetFieldsFor(env.DB, getChain(env, 1868), mints, indexed, budget, await assetRows(env.DB, 1868, mints));
 
     expect(budget.tokenUriLookups).toBe(0);
     // Token ids are the calls' last 32 bytes.

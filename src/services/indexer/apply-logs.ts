@@ -59,8 +59,11 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
 
   // Mints, and tokens D1 has never seen (minted before a registered collection's fromBlock),
   // get an asset row with their first applied transfer (decision 54).
-  const unseen = await tokensWithoutAsset(db, chain.chainId, events.flatMap(handoversOf).filter((token) => scope.collections.has(token.contract)));
-  const assets = await assetFieldsFor(db, chain, [...events.flatMap(mintsOf), ...unseen], scope.collections, scope.budget);
+  const tracked = (token: { contract: string }) => scope.collections.has(token.contract);
+  const [mints, handovers] = [events.flatMap(mintsOf).filter(tracked), events.flatMap(handoversOf).filter(tracked)];
+  const rows = await assetRows(db, chain.chainId, [...mints, ...handovers]);
+  const unseen = handovers.filter((token) => !rows.has(mintKey(token.contract, token.tokenId)));
+  const assets = await assetFieldsFor(db, chain, [...mints, ...unseen], scope.collections, scope.budget, rows);
   await fetchSaleBlockTimes(scope, events);
 
   let batch: D1PreparedStatement[] = [];
@@ -106,13 +109,6 @@ export function logEffects(
     case "seaport":
       return seaportEventStatements(db, guard, event.event, { chainId: chain.chainId, blockTimestampMs, nowMs: Date.now() });
   }
-}
-
-/** The tokens among `tokens` that have no asset row (each once). */
-async function tokensWithoutAsset(db: D1Database, chainId: number, tokens: { contract: string; tokenId: string }[]) {
-  const rows = await assetRows(db, chainId, tokens);
-  const distinct = new Map(tokens.map((token) => [mintKey(token.contract, token.tokenId), token]));
-  return [...distinct].filter(([key]) => !rows.has(key)).map(([, token]) => token);
 }
 
 /**

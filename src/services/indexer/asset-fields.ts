@@ -42,23 +42,25 @@ async function dropDefaults(db: D1Database, dropId: string): Promise<DropDefault
 /** The tokens among `tokens` that have an asset row, with the row's token URI (each once). */
 export async function assetRows(db: D1Database, chainId: number, tokens: { contract: string; tokenId: string }[]): Promise<Map<MintKey, string | null>> {
   if (!tokens.length) return new Map();
-  const distinct = [...new Set(tokens.map((token) => mintKey(token.contract, token.tokenId)))];
+  const distinct = new Map(tokens.map((token) => [mintKey(token.contract, token.tokenId), [token.contract, token.tokenId]]));
   const { results } = await db
     .prepare(
       `select a.contract_address, a.token_id, a.token_uri from json_each(?2) t
        join assets a on a.chain_id = ?1 and a.contract_address = t.value ->> '$[0]' and a.token_id = t.value ->> '$[1]'`,
     )
-    .bind(chainId, JSON.stringify(distinct.map((key) => key.split(":"))))
+    .bind(chainId, JSON.stringify([...distinct.values()]))
     .all<{ contract_address: string; token_id: string; token_uri: string | null }>();
   return new Map(results.map((row) => [mintKey(row.contract_address, row.token_id), row.token_uri]));
 }
 
+/** `existing`: the tokens' asset rows as `assetRows` reads them (the caller has read them already). */
 export async function assetFieldsFor(
   db: D1Database,
   chain: ChainConfig,
   mints: { contract: string; tokenId: string }[],
   collections: Map<string, IndexedCollection>,
   budget: { tokenUriLookups: number },
+  existing: ReadonlyMap<MintKey, string | null>,
 ): Promise<Map<MintKey, AssetFields>> {
   const fields = new Map<MintKey, AssetFields>();
   const defaults = new Map<string, DropDefaults | null>();
@@ -85,8 +87,7 @@ export async function assetFieldsFor(
   // An ERC-1155 id minted again (more supply) has its row and URI already: its insert changes
   // nothing, so its lookup would only spend the run's budget that new ids need. (An ERC-721 token
   // minted again was burned first, and the burn deletes its row: it is looked up.)
-  const rows = await assetRows(db, chain.chainId, candidates.filter((token) => token.schema === "ERC1155"));
-  const lookups = candidates.filter((token) => !rows.get(token.key)).slice(0, Math.max(0, budget.tokenUriLookups));
+  const lookups = candidates.filter((token) => !(token.schema === "ERC1155" && existing.get(token.key))).slice(0, Math.max(0, budget.tokenUriLookups));
   budget.tokenUriLookups -= lookups.length;
   // A Worker keeps six connections open at once and queues the rest, and the queue counts against
   // each call's timeout: at most six lookups in flight.

@@ -13,7 +13,6 @@ export type IndexedEvent = LogRef &
     | { type: "seaport"; event: SeaportEvent }
   );
 
-
 export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: string | null): IndexedEvent[] {
   const events: IndexedEvent[] = [
     ...erc721Transfers(logs).map((transfer): IndexedEvent => ({ type: "erc721", transfer, ...pickLogRef(transfer) })),
