@@ -19,7 +19,7 @@ export const INDEXED_TOPICS = [
   ...SEAPORT_EVENT_TOPICS,
 ];
 
-/** The node answered eth_getLogs with an error: on most providers a range or result too large, so a smaller range may work. */
+/** The node answered a log read with an error: on most providers a range or result too large, so a smaller range may work. */
 export class RangeRejectedError extends Error {
   override readonly name = "RangeRejectedError";
   /** The node's JSON-RPC error code (never its message, which can carry the RPC URL). */
@@ -71,13 +71,38 @@ export async function fetchIndexedLogs(rpcUrl: string, addresses: string[], from
       params: [{ address: addresses as `0x${string}`[], topics: [INDEXED_TOPICS], fromBlock: toHex(fromBlock), toBlock: toHex(toBlock) }],
     })) as RpcLog[];
   } catch (error) {
-    if (classifyReadError(error) === "rejected") {
-      const rpc = error instanceof BaseError ? (error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null) : null;
-      throw new RangeRejectedError(`eth_getLogs ${fromBlock}..${toBlock} rejected`, { cause: error, code: rpc?.code });
-    }
-    throw new ChainUnavailableError("eth_getLogs failed", { cause: error });
+    throw readFailure(error, `eth_getLogs ${fromBlock}..${toBlock}`);
   }
   return raw.map((log) => formatLog(log)).sort(byChainPosition);
+}
+
+/**
+ * Every log of one block with an indexed topic0, whatever its address, from the block's receipts:
+ * the fallback when the node refuses eth_getLogs for the block even for one address (a provider's
+ * cap on results per call, e.g. one transaction minting thousands of tokens). One call, and
+ * receipts come whole or not at all. A node without the method refuses it (RangeRejectedError).
+ */
+export async function fetchIndexedLogsFromReceipts(rpcUrl: string, block: number): Promise<Log[]> {
+  let receipts: { logs: Log[] }[];
+  try {
+    receipts = await publicClient(rpcUrl).getBlockReceipts({ blockNumber: BigInt(block) });
+  } catch (error) {
+    throw readFailure(error, `eth_getBlockReceipts ${block}`);
+  }
+  const indexed = new Set<string>(INDEXED_TOPICS);
+  return receipts
+    .flatMap((receipt) => receipt.logs)
+    .filter((log) => !log.removed && log.topics[0] !== undefined && indexed.has(log.topics[0]))
+    .sort(byChainPosition);
+}
+
+/** A refused read (the node answered with an error) or an unavailable node, by viem error type. */
+function readFailure(error: unknown, what: string): RangeRejectedError | ChainUnavailableError {
+  if (classifyReadError(error) === "rejected") {
+    const rpc = error instanceof BaseError ? (error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null) : null;
+    return new RangeRejectedError(`${what} rejected`, { cause: error, code: rpc?.code });
+  }
+  return new ChainUnavailableError(`${what} failed`, { cause: error });
 }
 
 /** Chain order of mined logs. */

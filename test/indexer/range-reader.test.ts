@@ -96,3 +96,82 @@ describe("a run reading logs from a provider that takes one address per filter",
     await expect(run.read(getChain(env, 1868).rpcUrl, [a, b], 5, 5)).rejects.toThrow(ChainUnavailableError);
   });
 });
+
+describe("a block the node refuses even for one address (a provider's cap on results per call)", () => {
+  const refusal = (id: number) => Response.json({ jsonrpc: "2.0", id, error: { code: -32005, message: "query returned more than 10000 results" } });
+  type Request = { id: number; method: string; params: [{ address: string[]; fromBlock: string; toBlock: string }] | [string] };
+
+  it("is read from its receipts, in one call however many addresses it was refused for, and the run goes on at full span", async () => {
+    const minter = await fundedAccount();
+    const contract = (await minter.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode)).address;
+    const mint = encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [minter.account.address as Address, 2n] });
+    const heavy = Number((await minter.send({ to: contract, data: mint })).blockNumber);
+    const later = Number((await minter.send({ to: contract, data: mint })).blockNumber);
+    const addresses = [contract, uniqueAddress(), seaportAddress().toLowerCase()];
+    const rpcUrl = getChain(env, 1868).rpcUrl;
+    const everyLog = (await new RunState(indexerConfig(env), Date.now()).read(rpcUrl, addresses, heavy, later)).logs;
+    expect(everyLog.filter((log) => log.address.toLowerCase() === contract)).toHaveLength(4);
+
+    const receiptCalls: string[] = [];
+    interceptFetch(async ({ body }, pass) => {
+      const request = body ? (JSON.parse(body) as Request) : null;
+      if (request?.method === "eth_getBlockReceipts") receiptCalls.push(request.params[0] as string);
+      if (request?.method !== "eth_getLogs") return pass();
+      const filter = request.params[0] as { fromBlock: string; toBlock: string };
+      return Number(filter.fromBlock) <= heavy && heavy <= Number(filter.toBlock) ? refusal(request.id) : pass();
+    });
+    const config = indexerConfig(env);
+    const run = new RunState(config, Date.now());
+    const first = await run.read(rpcUrl, addresses, heavy, later);
+    expect(first.to).toBe(heavy);
+    expect(receiptCalls).toEqual([`0x${heavy.toString(16)}`]);
+    expect([run.span, run.addressesPerCall]).toEqual([config.blocksPerCall, ADDRESSES_PER_CALL]);
+
+    const rest = await run.read(rpcUrl, addresses, heavy + 1, later);
+    expect(rest.to).toBe(later);
+    const position = (log: { address: string; blockNumber: bigint | null; logIndex: number | null }) => [log.address.toLowerCase(), log.blockNumber, log.logIndex];
+    expect([...first.logs, ...rest.logs].map(position)).toEqual(everyLog.map(position));
+  });
+
+  it("keeps only the tracked addresses' indexed logs of the receipts, and stops the chain when receipts are refused too", async () => {
+    const [tracked, alsoTracked, untracked] = [uniqueAddress(), uniqueAddress(), uniqueAddress()];
+    const approvalForAll = toEventSelector("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)");
+    const approval = toEventSelector("event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)");
+    const blockHash = randomHash();
+    const logAt = (address: string, topic0: string, logIndex: number) => ({
+      address,
+      topics: [topic0, `0x${"00".repeat(12)}${tracked.slice(2)}`, `0x${"00".repeat(12)}${untracked.slice(2)}`],
+      data: `0x${"00".repeat(31)}01`,
+      blockNumber: "0x7",
+      blockHash,
+      transactionHash: randomHash(),
+      transactionIndex: "0x0",
+      logIndex: `0x${logIndex.toString(16)}`,
+      removed: false,
+    });
+    const receipts = [
+      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, approvalForAll, 0), logAt(untracked, approvalForAll, 1)] },
+      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, approval, 2), logAt(alsoTracked, approvalForAll, 3)] },
+    ];
+    let receiptsRefused = false;
+    interceptFetch(async ({ body }, pass) => {
+      const request = body ? (JSON.parse(body) as Request) : null;
+      if (request?.method === "eth_getLogs") return refusal(request.id);
+      if (request?.method !== "eth_getBlockReceipts") return pass();
+      if (receiptsRefused) return Response.json({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: "method not found" } });
+      return Response.json({ jsonrpc: "2.0", id: request.id, result: receipts });
+    });
+    const rpcUrl = getChain(env, 1868).rpcUrl;
+    const { logs } = await new RunState(indexerConfig(env), Date.now()).read(rpcUrl, [tracked, alsoTracked], 7, 7);
+    expect(logs.map((log) => [log.address, log.logIndex])).toEqual([
+      [tracked, 0],
+      [alsoTracked, 3],
+    ]);
+
+    receiptsRefused = true;
+    const refused = new RunState(indexerConfig(env), Date.now()).read(rpcUrl, [tracked, alsoTracked], 7, 7);
+    await expect(refused).rejects.toThrow(ChainUnavailableError);
+    await expect(refused).rejects.toThrow(/refused block 7 for 0x[0-9a-f]{40} alone \(node error -32005\) and eth_getBlockReceipts was refused \(node error -32601\)/);
+  });
+});
+

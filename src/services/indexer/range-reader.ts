@@ -1,7 +1,7 @@
 // Reads log ranges for one run: splits long address lists, and shrinks the block span, or the
 // addresses per call, for the rest of the run when the node refuses a range (providers cap
-// eth_getLogs by blocks, results or addresses; decisions 74 and 78).
-import { byChainPosition, fetchIndexedLogs, RangeRejectedError, type ChainLog } from "../../chain/log-reader";
+// eth_getLogs by blocks, results or addresses; decisions 74, 78 and 79).
+import { byChainPosition, fetchIndexedLogs, fetchIndexedLogsFromReceipts, RangeRejectedError, type ChainLog } from "../../chain/log-reader";
 import { ChainUnavailableError } from "../../chain/chain-unavailable";
 import { ADDRESSES_PER_CALL, type IndexerConfig } from "./config";
 
@@ -71,14 +71,17 @@ export class RunState {
     return { to, logs };
   }
 
-  /** One block, part by part; a part the node refuses is halved, and the run keeps the size it took. */
+  /**
+   * One block, part by part; a part the node refuses is halved, and the run keeps the size it took.
+   * An address refused alone is read from the block's receipts (decision 79).
+   */
   private async readBlock(rpcUrl: string, addresses: string[], block: number): Promise<ChainLog[]> {
-    const parts: PartSizes = { largestRead: 0, smallestRefused: Infinity };
+    const read: BlockRead = { block, largestRead: 0, smallestRefused: Infinity };
     const logs: ChainLog[] = [];
     for (let i = 0; i < addresses.length; i += this.addressesPerCall) {
-      logs.push(...(await readBlockPart(rpcUrl, addresses.slice(i, i + this.addressesPerCall), block, parts)));
+      logs.push(...(await readBlockPart(rpcUrl, addresses.slice(i, i + this.addressesPerCall), read)));
     }
-    this.learnFrom(parts);
+    this.learnFrom(read);
     return logs;
   }
 
@@ -89,42 +92,59 @@ export class RunState {
    * passing rate limit) and nothing is learned. So each lowering at least halves the count, at
    * most log2 of it per run, where every block used to be refused and split again.
    */
-  private learnFrom(parts: PartSizes) {
-    if (parts.smallestRefused === Infinity || parts.largestRead >= parts.smallestRefused) return;
-    this.addressesPerCall = Math.max(1, parts.largestRead);
+  private learnFrom(read: BlockRead) {
+    // Receipts served the block because its own logs were too many for the node: the next range may be long again.
+    if (read.receiptLogs) this.span = this.config.blocksPerCall;
+    if (read.smallestRefused === Infinity || read.largestRead === 0 || read.largestRead >= read.smallestRefused) return;
+    this.addressesPerCall = read.largestRead;
     this.span = this.config.blocksPerCall;
   }
 }
 
-/** The largest address list a block was read with, and the smallest refused for it. */
-interface PartSizes {
+/** One block's read so far: the largest address list read, the smallest refused, the logs of its receipts once fetched. */
+interface BlockRead {
+  readonly block: number;
   largestRead: number;
   smallestRefused: number;
+  receiptLogs?: Promise<ChainLog[]>;
 }
 
-async function readBlockPart(rpcUrl: string, addresses: string[], block: number, parts: PartSizes): Promise<ChainLog[]> {
+async function readBlockPart(rpcUrl: string, addresses: string[], read: BlockRead): Promise<ChainLog[]> {
   try {
-    const logs = await fetchIndexedLogs(rpcUrl, addresses, block, block);
-    parts.largestRead = Math.max(parts.largestRead, addresses.length);
+    const logs = await fetchIndexedLogs(rpcUrl, addresses, read.block, read.block);
+    read.largestRead = Math.max(read.largestRead, addresses.length);
     return logs;
   } catch (error) {
     if (!(error instanceof RangeRejectedError)) throw error;
-    parts.smallestRefused = Math.min(parts.smallestRefused, addresses.length);
-    return readRefusedPart(rpcUrl, addresses, block, error, parts);
+    read.smallestRefused = Math.min(read.smallestRefused, addresses.length);
+    return readRefusedPart(rpcUrl, addresses, read, error);
   }
 }
 
 /**
  * Addresses the node refused for one block (a provider's cap on results or on addresses per
- * filter): read by halves, each halved again while refused, down to one address. Only a block
- * refused for a single address stops the chain's indexing; the error names the block, the address
- * and the node's error code (a rate limit or a lagging node passes by itself; a result cap needs
- * another provider).
+ * filter): read by halves, each halved again while refused, down to one address, which is read
+ * from the block's receipts. Only a node that refuses those too stops the chain's indexing; the
+ * error names the block, the address and both error codes (a rate limit or a lagging node passes
+ * by itself; a result cap without eth_getBlockReceipts needs another provider).
  */
-async function readRefusedPart(rpcUrl: string, addresses: string[], block: number, refusal: RangeRejectedError, parts: PartSizes): Promise<ChainLog[]> {
-  if (addresses.length === 1) {
-    throw new ChainUnavailableError(`eth_getLogs refused block ${block} for ${addresses[0]} alone (node error ${refusal.code ?? "unknown"})`, { cause: refusal });
-  }
+async function readRefusedPart(rpcUrl: string, addresses: string[], read: BlockRead, refusal: RangeRejectedError): Promise<ChainLog[]> {
+  if (addresses.length === 1) return readFromReceipts(rpcUrl, addresses[0]!, read, refusal);
   const half = Math.ceil(addresses.length / 2);
-  return [...(await readBlockPart(rpcUrl, addresses.slice(0, half), block, parts)), ...(await readBlockPart(rpcUrl, addresses.slice(half), block, parts))];
+  return [...(await readBlockPart(rpcUrl, addresses.slice(0, half), read)), ...(await readBlockPart(rpcUrl, addresses.slice(half), read))];
+}
+
+/** One address's logs of the block, from its receipts, fetched once per block however many addresses need them. */
+async function readFromReceipts(rpcUrl: string, address: string, read: BlockRead, refusal: RangeRejectedError): Promise<ChainLog[]> {
+  read.receiptLogs ??= fetchIndexedLogsFromReceipts(rpcUrl, read.block);
+  try {
+    const wanted = address.toLowerCase();
+    return (await read.receiptLogs).filter((log) => log.address.toLowerCase() === wanted);
+  } catch (error) {
+    if (!(error instanceof RangeRejectedError)) throw error;
+    throw new ChainUnavailableError(
+      `eth_getLogs refused block ${read.block} for ${address} alone (node error ${refusal.code ?? "unknown"}) and eth_getBlockReceipts was refused (node error ${error.code ?? "unknown"})`,
+      { cause: error },
+    );
+  }
 }
