@@ -553,6 +553,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a finished delivery again
+         * @description Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again). A delivery still `pending` is 409 `conflict` (it is queued already); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4880,6 +4900,113 @@ export interface operations {
             };
             /** @description Error: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request with this key */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description A UUID, any case */
+                id: string;
+                /** @description A UUID, any case */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the endpoint's dispatcher sends it now */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+                     *       "eventId": "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+                     *       "eventType": "transaction.confirmed",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "lastStatusCode": 500,
+                     *       "lastError": "HTTP 500",
+                     *       "nextAttemptAt": "2026-11-21T12:00:04.000Z",
+                     *       "createdAt": "2026-11-21T12:00:00.000Z",
+                     *       "deliveredAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: conflict, idempotency_conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

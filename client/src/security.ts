@@ -32,6 +32,7 @@ export const OPERATION_SECURITY: Record<string, readonly SecurityScheme[]> = {
   "POST /v1/webhooks": ["SecretKey"],
   "DELETE /v1/webhooks/{id}": ["SecretKey"],
   "GET /v1/webhooks/{id}/deliveries": ["SecretKey"],
+  "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend": ["SecretKey"],
 };
 
 export type SecurityScheme = "ApiKey" | "SecretKey" | "AdminToken";

@@ -431,6 +431,8 @@ export const webhookDeliveries = sqliteTable(
     lastError: text("last_error"),
     createdAt: createdAt(),
     deliveredAt: integer("delivered_at", { mode: "timestamp_ms" }),
+    /** When the 24 h retry window started: the last resend, or null for `created_at` (decision 80). */
+    windowStartedAt: integer("window_started_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),

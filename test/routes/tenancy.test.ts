@@ -10,6 +10,7 @@ import { call, expectEnvelope, type CallOptions } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { seaportJsList } from "../helpers/seaport";
 import { freshWallet } from "../helpers/wallets";
+import { queuedDelivery } from "../helpers/webhooks";
 
 let a: TestProject;
 let b: TestProject;
@@ -17,6 +18,7 @@ let bDrop: { id: string; contractAddress: string };
 let bTransactionId: string;
 let bOrderHash: string;
 let bWebhookId: string;
+let bDeliveryId: string;
 const someone = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 
 interface Case {
@@ -95,6 +97,13 @@ const crossTenant: Case[] = [
   { operation: "DELETE /v1/webhooks/{id}", path: () => `/v1/webhooks/${bWebhookId}`, options: () => ({ method: "DELETE", secretKey: a.secretKey }), status: 404, code: "not_found" },
   { operation: "GET /v1/webhooks/{id}/deliveries", path: () => `/v1/webhooks/${bWebhookId}/deliveries`, options: () => withA(), status: 404, code: "not_found" },
   {
+    operation: "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend",
+    path: () => `/v1/webhooks/${bWebhookId}/deliveries/${bDeliveryId}/resend`,
+    options: () => ({ method: "POST", secretKey: a.secretKey }),
+    status: 404,
+    code: "not_found",
+  },
+  {
     operation: "GET /v1/webhooks",
     path: () => "/v1/webhooks",
     options: () => withA(),
@@ -116,6 +125,13 @@ const wrongKind: Case[] = [
   { operation: "POST /v1/project-wallet/transfer", path: () => "/v1/project-wallet/transfer", options: () => apiA({ type: "native", recipientAddress: someone, amount: "1" }), status: 403, code: "forbidden" },
   { operation: "POST /v1/project-wallet/orders/buy", path: () => "/v1/project-wallet/orders/buy", options: () => apiA({ chainId: 1868, orderHashes: [bOrderHash] }), status: 403, code: "forbidden" },
   { operation: "POST /v1/webhooks", path: () => "/v1/webhooks", options: () => apiA({ url: "https://example.com/a", events: ["order.filled"] }), status: 403, code: "forbidden" },
+  {
+    operation: "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (B's publishable key)",
+    path: () => `/v1/webhooks/${bWebhookId}/deliveries/${bDeliveryId}/resend`,
+    options: () => ({ method: "POST", apiKey: b.apiKey }),
+    status: 403,
+    code: "forbidden",
+  },
   { operation: "POST /v1/orders", path: () => "/v1/orders", options: () => ({ body: { signature: "0x", orderHash: bOrderHash } }), status: 401, code: "unauthorized" },
   { operation: "POST /v1/orders/listings", path: () => "/v1/orders/listings", options: () => ({ body: {} }), status: 401, code: "unauthorized" },
   { operation: "GET /v1/assets/explore", path: () => "/v1/assets/explore", options: () => ({}), status: 401, code: "unauthorized" },
@@ -136,14 +152,15 @@ const wrongKind: Case[] = [
 const PUBLIC_OPERATIONS = ["GET /health", "GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}"];
 
 async function snapshotOfB() {
-  const [drops, transactions, keys, webhooks] = await env.DB.batch([
+  const [drops, transactions, keys, webhooks, deliveries] = await env.DB.batch([
     env.DB.prepare("select * from drops where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, status, transaction_hash from transactions where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, revoked_at from api_keys where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, deleted_at from webhook_endpoints where project_id = ? order by id").bind(b.id),
+    env.DB.prepare("select id, status, attempts, next_attempt_at from webhook_deliveries where project_id = ? order by id").bind(b.id),
   ]);
   const nonce = await chainClient().getTransactionCount({ address: b.walletAddress as Address, blockTag: "pending" });
-  return JSON.stringify({ drops: drops!.results, transactions: transactions!.results, keys: keys!.results, webhooks: webhooks!.results, nonce });
+  return JSON.stringify({ drops: drops!.results, transactions: transactions!.results, keys: keys!.results, webhooks: webhooks!.results, deliveries: deliveries!.results, nonce });
 }
 
 beforeAll(async () => {
@@ -165,6 +182,9 @@ beforeAll(async () => {
   bOrderHash = listed.body.orderHash;
   const hook = await call("/v1/webhooks", { secretKey: b.secretKey, body: { url: "https://example.com/b-hooks", events: ["order.filled"] } });
   bWebhookId = hook.body.id;
+  await queuedDelivery(bWebhookId, b.id, 60_000);
+  await env.DB.prepare("update webhook_deliveries set status = 'failed', attempts = 10 where endpoint_id = ?").bind(bWebhookId).run();
+  bDeliveryId = (await env.DB.prepare("select id from webhook_deliveries where endpoint_id = ?").bind(bWebhookId).first<{ id: string }>())!.id;
 });
 
 describe("tenant isolation", () => {

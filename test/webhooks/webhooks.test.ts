@@ -16,33 +16,16 @@ import { seedListing, uniqueAddress } from "../fixtures/seed";
 import { ETHER, fund, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
-import { transferIntent } from "../helpers/engine";
+import { transferIntent, until } from "../helpers/engine";
 import { interceptFetch, recordFetches } from "../helpers/fetch-spy";
 import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { seaportJsList } from "../helpers/seaport";
 import { basicFulfilment, seaportAddress, signListing } from "../helpers/seaport-basic-order";
 import { freshWallet } from "../helpers/wallets";
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
+import { failNext, hookUrl, queuedDelivery, received } from "../helpers/webhooks";
 
 let project: TestProject;
-const hookUrl = (name: string) => `${env.WEBHOOK_RECEIVER_URL}/hooks/${name}`;
-const received = async (name: string): Promise<Received[]> => (await fetch(`${env.WEBHOOK_RECEIVER_URL}/__received/${name}`)).json();
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value).slice(0, 500)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** The receiver side of the signature scheme, written independently of the service's code. */
 async function verify(secret: string, header: string, body: string): Promise<boolean> {
@@ -266,7 +249,7 @@ describe("deliveries", () => {
     });
     expect(sent.status).toBe(201);
     await waitForTransaction(sent.body.id, project.apiKey);
-    const deliveries = await until(() => received("tx"), (list) => list.length >= 2);
+    const deliveries = await until(() => received("tx"), (list) => list.length >= 2, 30_000);
     const events = deliveries.map((d) => JSON.parse(d.body));
     expect(events.map((e) => e.type).sort()).toEqual(["transaction.confirmed", "transaction.pending"]);
     const confirmed = events.find((e) => e.type === "transaction.confirmed");
@@ -280,14 +263,14 @@ describe("deliveries", () => {
   });
 
   it("retries a failing endpoint with backoff until it answers 2xx, and logs every attempt", async () => {
-    await fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/flaky`, { method: "POST", body: JSON.stringify({ count: 2 }) });
+    await failNext("flaky", 2);
     const endpoint = await register("flaky", ["transaction.pending"]);
     const sent = await call("/v1/project-wallet/transfer", {
       secretKey: project.secretKey,
       body: { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "6" },
     });
     expect(sent.status).toBe(201);
-    const attempts = await until(() => received("flaky"), (list) => list.some((d) => d.status === 200));
+    const attempts = await until(() => received("flaky"), (list) => list.some((d) => d.status === 200), 30_000);
     expect(attempts.map((d) => d.status)).toEqual([500, 500, 200]);
     // Backoff (WEBHOOK_RETRY_BASE_SECONDS = 1 here): the retries come at least 1 s, then 4 s, after
     // the attempt before, read from each attempt's signed timestamp (whole seconds).
@@ -298,6 +281,7 @@ describe("deliveries", () => {
     const log = await until(
       () => call(`/v1/webhooks/${endpoint.body.id}/deliveries`, { secretKey: project.secretKey }),
       (result) => result.body.data[0]?.status === "delivered",
+      30_000,
     );
     expect(log.body.data[0]).toMatchObject({ eventType: "transaction.pending", status: "delivered", attempts: 3, lastStatusCode: 200, nextAttemptAt: null });
   });
@@ -318,7 +302,7 @@ describe("deliveries", () => {
     const listed = await call("/v1/orders", { apiKey: project.apiKey, body: { signature: listing.signature, parameters: listing.parameters, chainId: 1868 } });
     const bought = await call("/v1/project-wallet/orders/buy", { secretKey: project.secretKey, body: { chainId: 1868, orderHashes: [listed.body.orderHash] } });
     await waitForTransaction(bought.body[0].result[0].result.id, project.apiKey);
-    const [delivery] = await until(() => received("orders"), (list) => list.length >= 1);
+    const [delivery] = await until(() => received("orders"), (list) => list.length >= 1, 30_000);
     const event = JSON.parse(delivery!.body);
     expect(event).toMatchObject({ type: "order.filled", data: { order: { orderHash: listed.body.orderHash, chainId: 1868 } } });
     expect(event.data.order.recipient.toLowerCase()).toBe(project.walletAddress.toLowerCase());
@@ -348,7 +332,7 @@ describe("fills the indexer finds on chain", () => {
     await runIndex();
 
     // No cron runs in the tests: only the indexer's own kick can wake the dispatcher.
-    const [delivery] = await until(() => received("outside-fill"), (list) => list.length >= 1);
+    const [delivery] = await until(() => received("outside-fill"), (list) => list.length >= 1, 30_000);
     expect(JSON.parse(delivery!.body)).toMatchObject({ type: "order.filled", data: { order: { orderHash: listing.orderHash }, transactionHash: fill.transactionHash } });
   });
 });
@@ -386,7 +370,7 @@ describe("deleting an endpoint stops its deliveries", () => {
     for (const n of [1, 2]) {
       await enqueueWebhookStatement(env.DB, webhookPayload("transaction.confirmed", { n }), { sql: "?", params: [own.id] }).run();
     }
-    await fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/in-flight`, { method: "POST", body: JSON.stringify({ count: 5 }) });
+    await failNext("in-flight", 5);
 
     // The first delivery's request is out (and will be answered 500) when the project deletes it.
     interceptFetch(async ({ url }, pass) => {
@@ -432,19 +416,6 @@ describe("one endpoint's trouble", () => {
       .bind(endpointId)
       .all<{ event_id: string; status: string; attempts: number; next_attempt_at: number; last_error: string | null }>();
 
-  /** A delivery row due now, made `ageMs` ago. */
-  async function queued(endpointId: string, projectId: string, ageMs: number, dueSinceMs = 1_000) {
-    const payload = webhookPayload("transaction.confirmed", { ageMs });
-    const now = Date.now();
-    await env.DB.prepare(
-      `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
-       values (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
-    )
-      .bind(crypto.randomUUID(), endpointId, projectId, payload.id, payload.type, JSON.stringify(payload), now - dueSinceMs, now - ageMs)
-      .run();
-    return payload.id;
-  }
-
   it("sends nothing to an endpoint registered before a rule that now refuses its URL, and fails its deliveries", async () => {
     const own = await createTestProject("Refused later");
     // Stored as an older version stored it: 100.64.0.0/10 (CGNAT) was allowed before decision 59.
@@ -452,8 +423,8 @@ describe("one endpoint's trouble", () => {
     await env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events, created_at) values (?, ?, ?, ?, ?)")
       .bind(endpointId, own.id, "https://100.64.1.2/hook", JSON.stringify(["transaction.confirmed"]), Date.now())
       .run();
-    await queued(endpointId, own.id, 60_000);
-    await queued(endpointId, own.id, 30_000, -3_600_000); // not due yet: it would never be sent either
+    await queuedDelivery(endpointId, own.id, 60_000);
+    await queuedDelivery(endpointId, own.id, 30_000, -3_600_000); // not due yet: it would never be sent either
     const sent = recordFetches(({ url }) => url.includes("100.64.1.2"));
 
     const production = serviceContext({ ...env, ALLOW_LOOPBACK_WEBHOOKS: "false" });
@@ -470,7 +441,7 @@ describe("one endpoint's trouble", () => {
   it("keeps an earlier wake-up a kick set while an alarm ran", async () => {
     const own = await createTestProject("Kicked mid-alarm");
     const endpoint = await register("kicked-mid-alarm", ["transaction.confirmed"], own.secretKey);
-    await queued(endpoint.body.id, own.id, 1_000, -3_600_000); // the next retry is an hour away
+    await queuedDelivery(endpoint.body.id, own.id, 1_000, -3_600_000); // the next retry is an hour away
     const wokenAt = await runInDurableObject(dispatcherStub(env, own.id), async (instance, state) => {
       await state.storage.put("projectId", own.id);
       const kickedFor = Date.now() + 60_000; // a fill the indexer found, queued while the alarm ran
@@ -485,10 +456,10 @@ describe("one endpoint's trouble", () => {
     const own = await createTestProject("One endpoint down");
     const down = (await register("down", ["transaction.confirmed"], own.secretKey)).body;
     const up = (await register("up", ["transaction.confirmed"], own.secretKey)).body;
-    const probe = await queued(down.id, own.id, 60_000, 3_000);
-    const waiting = await queued(down.id, own.id, 30_000, 2_000);
-    const tooOld = await queued(down.id, own.id, 25 * 60 * 60 * 1000, 1_000);
-    const forUp = [await queued(up.id, own.id, 60_000), await queued(up.id, own.id, 30_000)];
+    const probe = await queuedDelivery(down.id, own.id, 60_000, 3_000);
+    const waiting = await queuedDelivery(down.id, own.id, 30_000, 2_000);
+    const tooOld = await queuedDelivery(down.id, own.id, 25 * 60 * 60 * 1000, 1_000);
+    const forUp = [await queuedDelivery(up.id, own.id, 60_000), await queuedDelivery(up.id, own.id, 30_000)];
 
     // `down` never answers: its request hangs until `up` has had a delivery, or until the
     // attempt's own timeout when nothing is sent to `up` meanwhile.
@@ -522,8 +493,8 @@ describe("one endpoint's trouble", () => {
   it("an event the endpoint always refuses does not keep the events deferred with it from their attempts", async () => {
     const own = await createTestProject("One event refused");
     const picky = (await register("picky", ["transaction.confirmed"], own.secretKey)).body;
-    const refused = await queued(picky.id, own.id, 60_000, 2_000);
-    const fine = await queued(picky.id, own.id, 30_000, 1_000);
+    const refused = await queuedDelivery(picky.id, own.id, 60_000, 2_000);
+    const fine = await queuedDelivery(picky.id, own.id, 30_000, 1_000);
     interceptFetch(async ({ url, body }, pass) =>
       url.startsWith(hookUrl("picky")) && body && JSON.parse(body).id === refused ? new Response("no", { status: 500 }) : pass(),
     );
@@ -542,8 +513,8 @@ describe("one endpoint's trouble", () => {
     const endpoint = (await register("short-hold", ["transaction.confirmed"], own.secretKey)).body;
     const hour = 60 * 60 * 1000;
     // Ten minutes left of its window, eight attempts made: its next try is the window's end, not 6 h away.
-    const old = await queued(endpoint.id, own.id, 24 * hour - 10 * 60_000, 2_000);
-    const fresh = await queued(endpoint.id, own.id, 1_000, 1_000);
+    const old = await queuedDelivery(endpoint.id, own.id, 24 * hour - 10 * 60_000, 2_000);
+    const fresh = await queuedDelivery(endpoint.id, own.id, 1_000, 1_000);
     await env.DB.prepare("update webhook_deliveries set attempts = 8 where event_id = ?").bind(old).run();
     interceptFetch(async ({ url }, pass) => (url.startsWith(hookUrl("short-hold")) ? new Response("busy", { status: 503 }) : pass()));
 
@@ -561,8 +532,8 @@ describe("one endpoint's trouble", () => {
     const [inSeconds, asDate, tooLong] = await Promise.all(
       ["retry-after-seconds", "retry-after-date", "retry-after-days"].map(async (name) => (await register(name, ["transaction.confirmed"], own.secretKey)).body),
     );
-    const tried = { seconds: await queued(inSeconds.id, own.id, 60_000, 2_000), date: await queued(asDate.id, own.id, 1_000), long: await queued(tooLong.id, own.id, 1_000) };
-    const heldBack = await queued(inSeconds.id, own.id, 30_000, 1_000);
+    const tried = { seconds: await queuedDelivery(inSeconds.id, own.id, 60_000, 2_000), date: await queuedDelivery(asDate.id, own.id, 1_000), long: await queuedDelivery(tooLong.id, own.id, 1_000) };
+    const heldBack = await queuedDelivery(inSeconds.id, own.id, 30_000, 1_000);
     const startedAt = Date.now();
     const answers: Record<string, Response> = {
       [hookUrl("retry-after-seconds")]: new Response("slow down", { status: 429, headers: { "retry-after": "600" } }),
@@ -589,7 +560,7 @@ describe("one endpoint's trouble", () => {
   it("counts a 2xx whose body could not be discarded as delivered", async () => {
     const own = await createTestProject("Body reset");
     const endpoint = (await register("body-reset", ["transaction.confirmed"], own.secretKey)).body;
-    const event = await queued(endpoint.id, own.id, 1_000);
+    const event = await queuedDelivery(endpoint.id, own.id, 1_000);
     const resetMidBody = () => new ReadableStream({ cancel: () => Promise.reject(new Error("connection reset")) });
     interceptFetch(async ({ url }, pass) => (url.startsWith(hookUrl("body-reset")) ? new Response(resetMidBody(), { status: 200 }) : pass()));
 
@@ -601,8 +572,8 @@ describe("one endpoint's trouble", () => {
     const own = await createTestProject("One endpoint behind");
     const behind = (await register("behind", ["transaction.confirmed"], own.secretKey)).body;
     const current = (await register("current", ["transaction.confirmed"], own.secretKey)).body;
-    for (let i = 0; i < 30; i++) await queued(behind.id, own.id, 120_000 - i, 60_000 - i);
-    const latest = await queued(current.id, own.id, 1_000, 500);
+    for (let i = 0; i < 30; i++) await queuedDelivery(behind.id, own.id, 120_000 - i, 60_000 - i);
+    const latest = await queuedDelivery(current.id, own.id, 1_000, 500);
 
     await deliverDue(serviceContext(env), own.id);
     expect((await received("current")).map((d) => JSON.parse(d.body).id)).toEqual([latest]);
@@ -612,9 +583,9 @@ describe("one endpoint's trouble", () => {
   it("tries a failing delivery once more when its 24 h end, then fails it", async () => {
     const own = await createTestProject("Window edge");
     const edge = (await register("edge", ["transaction.confirmed"], own.secretKey)).body;
-    await fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/edge`, { method: "POST", body: JSON.stringify({ count: 2 }) });
+    await failNext("edge", 2);
     const hour = 60 * 60 * 1000;
-    const event = await queued(edge.id, own.id, 23 * hour);
+    const event = await queuedDelivery(edge.id, own.id, 23 * hour);
     const createdAt = Date.now() - 23 * hour;
     // Eight attempts made: the next retry is 6 h away (the cap), past the window's end.
     await env.DB.prepare("update webhook_deliveries set attempts = 8 where event_id = ?").bind(event).run();

@@ -1,7 +1,7 @@
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
-import { deleteEndpoint, listDeliveries, listEndpoints, registerEndpoint } from "../../services/webhooks/endpoints";
-import type { createWebhook, deleteWebhook, listDeliveries as listDeliveriesRoute, listWebhooks } from "./webhooks.routes";
+import { deleteEndpoint, listDeliveries, listEndpoints, registerEndpoint, resendDelivery } from "../../services/webhooks/endpoints";
+import type { createWebhook, deleteWebhook, listDeliveries as listDeliveriesRoute, listWebhooks, resendDelivery as resendDeliveryRoute } from "./webhooks.routes";
 
 export const createWebhookHandler: AppRouteHandler<typeof createWebhook> = async (c) => {
   return c.json(await registerEndpoint(serviceContext(c.env), c.get("auth").projectId, c.req.valid("json")), 201);
@@ -19,4 +19,9 @@ export const deleteWebhookHandler: AppRouteHandler<typeof deleteWebhook> = async
 export const listDeliveriesHandler: AppRouteHandler<typeof listDeliveriesRoute> = async (c) => {
   const data = await listDeliveries(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id, c.req.valid("query"));
   return c.json({ data }, 200);
+};
+
+export const resendDeliveryHandler: AppRouteHandler<typeof resendDeliveryRoute> = async (c) => {
+  const { id, deliveryId } = c.req.valid("param");
+  return c.json(await resendDelivery(serviceContext(c.env), c.get("auth").projectId, id, deliveryId), 202);
 };

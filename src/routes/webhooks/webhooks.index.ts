@@ -6,4 +6,5 @@ export const webhooksRouter = createRouter()
   .openapi(routes.createWebhook, handlers.createWebhookHandler)
   .openapi(routes.listWebhooks, handlers.listWebhooksHandler)
   .openapi(routes.deleteWebhook, handlers.deleteWebhookHandler)
-  .openapi(routes.listDeliveries, handlers.listDeliveriesHandler);
+  .openapi(routes.listDeliveries, handlers.listDeliveriesHandler)
+  .openapi(routes.resendDelivery, handlers.resendDeliveryHandler);

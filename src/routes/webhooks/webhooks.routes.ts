@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { secretKey } from "../../lib/auth";
-import { idempotencyKeeping } from "../../lib/idempotency";
+import { idempotency, idempotencyKeeping } from "../../lib/idempotency";
 import { IsoDateTime, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";
@@ -125,3 +125,32 @@ export const listDeliveries = createRoute({
     ...operationErrors({ auth: "secretKey", input: true }, "not_found"),
   },
 });
+
+export const resendDelivery = createRoute({
+  method: "post",
+  path: "/v1/webhooks/{id}/deliveries/{deliveryId}/resend",
+  operationId: "resendWebhookDelivery",
+  tags,
+  security: SECRET_SECURITY,
+  middleware: [secretKey, idempotency] as const,
+  summary: "Send a finished delivery again",
+  description:
+    "Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again). A delivery still `pending` is 409 `conflict` (it is queued already); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.",
+  request: { headers: IdempotencyHeaders, params: IdParams.extend({ deliveryId: uuidPathParam("deliveryId") }) },
+  responses: {
+    202: jsonContent(WebhookDeliverySchema, "Queued; the endpoint's dispatcher sends it now", {
+      id: "1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b",
+      eventId: "3a4b5c6d-7e8f-4a0b-9c1d-2e3f4a5b6c7d",
+      eventType: "transaction.confirmed",
+      status: "pending",
+      attempts: 0,
+      lastStatusCode: 500,
+      lastError: "HTTP 500",
+      nextAttemptAt: EXAMPLE.updatedAt,
+      createdAt: EXAMPLE.createdAt,
+      deliveredAt: null,
+    }),
+    ...operationErrors({ auth: "secretKey", input: true, idempotent: true }, "not_found", "conflict"),
+  },
+});
+

@@ -20,6 +20,10 @@ export function retryDelayMs(env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">, attem
   return Math.min(MAX_BACKOFF_MS, base * 4 ** Math.max(0, attempts - 1));
 }
 
+/** When a delivery's 24 h retry window started: its event, or its last resend (decision 80). */
+const windowStart = (delivery: Pick<typeof webhookDeliveries.$inferSelect, "createdAt" | "windowStartedAt">) =>
+  (delivery.windowStartedAt ?? delivery.createdAt).getTime();
+
 /**
  * When a delivery that failed its `attempts`-th try at `nowMs` is tried again, or null when the
  * window is over. The last retry lands on the window's end rather than being skipped. A wait the
@@ -29,11 +33,11 @@ export function retryDelayMs(env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">, attem
 export function nextAttemptAt(
   env: Pick<Env, "WEBHOOK_RETRY_BASE_SECONDS">,
   attempts: number,
-  createdAtMs: number,
+  windowStartMs: number,
   nowMs: number,
   askedWaitMs: number | null = null,
 ): number | null {
-  const deadline = createdAtMs + DELIVERY_WINDOW_MS;
+  const deadline = windowStartMs + DELIVERY_WINDOW_MS;
   const delay = Math.max(retryDelayMs(env, attempts), Math.min(askedWaitMs ?? 0, MAX_BACKOFF_MS));
   return nowMs >= deadline ? null : Math.min(nowMs + delay, deadline);
 }
@@ -83,9 +87,9 @@ export function nextDueDelivery({ db }: ServiceContext, projectId: string) {
 function deferEndpoint(ctx: ServiceContext, endpointId: string, until: number, now: number) {
   return ctx.env.DB.prepare(
     `update webhook_deliveries
-     set status = case when created_at + ?1 <= ?2 then 'failed' else status end,
-         last_error = case when created_at + ?1 <= ?2 then 'endpoint unavailable until the window ended' else last_error end,
-         next_attempt_at = case when created_at + ?1 <= ?2 then ?2 else min(?3 - 1, created_at + ?1) end
+     set status = case when coalesce(window_started_at, created_at) + ?1 <= ?2 then 'failed' else status end,
+         last_error = case when coalesce(window_started_at, created_at) + ?1 <= ?2 then 'endpoint unavailable until the window ended' else last_error end,
+         next_attempt_at = case when coalesce(window_started_at, created_at) + ?1 <= ?2 then ?2 else min(?3 - 1, coalesce(window_started_at, created_at) + ?1) end
      where endpoint_id = ?4 and status = 'pending' and next_attempt_at <= ?2`,
   )
     .bind(DELIVERY_WINDOW_MS, now, until, endpointId)
@@ -117,7 +121,7 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; ur
     const result = await attemptDelivery(endpoint.url, secret, delivery);
     const attemptedAt = Date.now();
     const attempts = delivery.attempts + 1;
-    const retryAt = result.ok ? null : nextAttemptAt(ctx.env, attempts, delivery.createdAt.getTime(), attemptedAt, result.retryAfterMs);
+    const retryAt = result.ok ? null : nextAttemptAt(ctx.env, attempts, windowStart(delivery), attemptedAt, result.retryAfterMs);
     await ctx.db
       .update(webhookDeliveries)
       .set({

@@ -1,5 +1,6 @@
-// POST/GET/DELETE /v1/webhooks and the delivery log.
-import { and, desc, eq, isNull } from "drizzle-orm";
+// POST/GET/DELETE /v1/webhooks, the delivery log and resends.
+import { and, desc, eq, isNull, ne } from "drizzle-orm";
+import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
@@ -94,16 +95,47 @@ export async function listDeliveries(ctx: ServiceContext, projectId: string, end
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .all();
-  return rows.map((row) => ({
-    id: row.id,
-    eventId: row.eventId,
-    eventType: row.eventType,
-    status: row.status,
-    attempts: row.attempts,
-    lastStatusCode: row.lastStatusCode,
-    lastError: row.lastError,
-    nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,
-    createdAt: row.createdAt.toISOString(),
-    deliveredAt: row.deliveredAt?.toISOString() ?? null,
-  }));
+  return rows.map(deliveryView);
+}
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+const deliveryView = (row: DeliveryRow) => ({
+  id: row.id,
+  eventId: row.eventId,
+  eventType: row.eventType,
+  status: row.status,
+  attempts: row.attempts,
+  lastStatusCode: row.lastStatusCode,
+  lastError: row.lastError,
+  nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,
+  createdAt: row.createdAt.toISOString(),
+  deliveredAt: row.deliveredAt?.toISOString() ?? null,
+});
+
+/**
+ * Queues a finished delivery (failed, or delivered and wanted again) for a new try now, with the
+ * payload, event id and delivery id it had and a new 24 h retry window from now; its attempts
+ * count again from zero, so the backoff starts over (decision 80). One conditional update, so two
+ * resends sent together queue it once and the other gets 409.
+ */
+export async function resendDelivery(ctx: ServiceContext, projectId: string, endpointId: string, deliveryId: string) {
+  await ownEndpoint(ctx, projectId, endpointId);
+  const now = new Date();
+  const [queued] = await ctx.db
+    .update(webhookDeliveries)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: now, windowStartedAt: now, deliveredAt: null })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId), ne(webhookDeliveries.status, "pending")))
+    .returning();
+  if (!queued) {
+    const row = await ctx.db
+      .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
+      .get();
+    if (!row) throw notFound("webhook delivery");
+    throw new AppError("conflict", `this delivery is already queued; its next attempt is at ${row.nextAttemptAt.toISOString()}`);
+  }
+  await kickWebhooks(ctx.env, projectId);
+  return deliveryView(queued);
 }

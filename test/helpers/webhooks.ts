@@ -1,0 +1,31 @@
+// The webhook tests' side of test/fixtures/webhook-receiver.ts (a loopback receiver started by the
+// global setup) and a way to queue a delivery row directly, at any age.
+import { env } from "cloudflare:workers";
+import { webhookPayload } from "../../src/services/webhooks/events";
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+
+export const hookUrl = (name: string) => `${env.WEBHOOK_RECEIVER_URL}/hooks/${name}`;
+
+/** Every delivery the receiver got at `name`, in order, with the status it answered. */
+export const received = async (name: string): Promise<Received[]> => (await fetch(`${env.WEBHOOK_RECEIVER_URL}/__received/${name}`)).json();
+
+/** The receiver answers the next `count` deliveries at `name` with 500. */
+export const failNext = (name: string, count: number) => fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/${name}`, { method: "POST", body: JSON.stringify({ count }) });
+
+/** A transaction.confirmed delivery row made `ageMs` ago and due `dueSinceMs` ago; returns its event id. */
+export async function queuedDelivery(endpointId: string, projectId: string, ageMs: number, dueSinceMs = 1_000): Promise<string> {
+  const payload = webhookPayload("transaction.confirmed", { ageMs });
+  const now = Date.now();
+  await env.DB.prepare(
+    `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
+     values (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+  )
+    .bind(crypto.randomUUID(), endpointId, projectId, payload.id, payload.type, JSON.stringify(payload), now - dueSinceMs, now - ageMs)
+    .run();
+  return payload.id;
+}

@@ -1,0 +1,98 @@
+// POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend: a finished delivery goes out again with
+// its event, a new 24 h window and the backoff starting over (decision 80).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { until } from "../helpers/engine";
+import { call, expectEnvelope } from "../helpers/http";
+import { createTestProject, type TestProject } from "../helpers/projects";
+import { failNext, hookUrl, queuedDelivery, received } from "../helpers/webhooks";
+
+const HOUR = 60 * 60 * 1000;
+
+async function endpointFor(project: TestProject, name: string): Promise<string> {
+  const created = await call("/v1/webhooks", { secretKey: project.secretKey, body: { url: hookUrl(name), events: ["transaction.confirmed"] } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
+/** A delivery that ended `status` a day ago, its window over, after `attempts` tries. */
+async function finishedDelivery(project: TestProject, endpointId: string, status: "failed" | "delivered", attempts = 10) {
+  const eventId = await queuedDelivery(endpointId, project.id, 25 * HOUR);
+  await env.DB.prepare("update webhook_deliveries set status = ?, attempts = ?, last_status_code = ?, last_error = ?, next_attempt_at = ? where event_id = ?")
+    .bind(status, attempts, status === "failed" ? 500 : 200, status === "failed" ? "HTTP 500" : null, Date.now() - HOUR, eventId)
+    .run();
+  const row = await env.DB.prepare("select id from webhook_deliveries where event_id = ?").bind(eventId).first<{ id: string }>();
+  return { eventId, deliveryId: row!.id };
+}
+
+const resend = (project: TestProject, endpointId: string, deliveryId: string, headers: Record<string, string> = {}) =>
+  call(`/v1/webhooks/${endpointId}/deliveries/${deliveryId}/resend`, { secretKey: project.secretKey, method: "POST", headers });
+
+describe("resending a webhook delivery", () => {
+  it("sends a failed delivery's event again, retried on a new window with the backoff starting over", async () => {
+    const project = await createTestProject("Resend");
+    const endpointId = await endpointFor(project, "resend");
+    const { eventId, deliveryId } = await finishedDelivery(project, endpointId, "failed");
+    // The first try after the resend fails too: it must be retried (1 s later here), not failed
+    // for a window that ended a day ago nor put 6 h away for its ten earlier attempts.
+    await failNext("resend", 1);
+    const resentAt = Math.floor(Date.now() / 1000);
+
+    const queued = await resend(project, endpointId, deliveryId);
+    expect(queued.status, JSON.stringify(queued.body)).toBe(202);
+    expect(queued.body).toMatchObject({ id: deliveryId, eventId, status: "pending", attempts: 0, deliveredAt: null });
+    expect(Math.abs(Date.parse(queued.body.nextAttemptAt) - Date.now())).toBeLessThan(60_000);
+
+    const attempts = await until(() => received("resend"), (list) => list.some((d) => d.status === 200), 30_000);
+    expect(attempts.map((d) => d.status)).toEqual([500, 200]);
+    for (const attempt of attempts) {
+      expect(JSON.parse(attempt.body).id).toBe(eventId);
+      expect(attempt.headers["mintyard-delivery"]).toBe(deliveryId);
+      expect(Number(/t=(\d+)/.exec(attempt.headers["mintyard-signature"]!)![1])).toBeGreaterThanOrEqual(resentAt);
+    }
+    const log = await until(
+      () => call(`/v1/webhooks/${endpointId}/deliveries`, { secretKey: project.secretKey }),
+      (result) => result.body.data[0]?.status === "delivered",
+    );
+    expect(log.body.data[0]).toMatchObject({ id: deliveryId, status: "delivered", attempts: 2, lastStatusCode: 200, lastError: null });
+  });
+
+  it("queues a delivery once when resends race, refuses one still pending, and replays under an Idempotency-Key", async () => {
+    const project = await createTestProject("Resend races");
+    const endpointId = await endpointFor(project, "resend-busy");
+    // The endpoint keeps failing, so a resent delivery stays pending for the whole test.
+    await failNext("resend-busy", 100);
+    const first = await finishedDelivery(project, endpointId, "delivered", 1);
+    const answers = await Promise.all([resend(project, endpointId, first.deliveryId), resend(project, endpointId, first.deliveryId)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
+    const refused = expectEnvelope(answers.find((answer) => answer.status === 409)!, 409, "conflict");
+    expect(refused.message).toContain("already queued");
+
+    const second = await finishedDelivery(project, endpointId, "failed");
+    const key = { "idempotency-key": `resend-${crypto.randomUUID()}` };
+    const queued = await resend(project, endpointId, second.deliveryId, key);
+    expect(queued.status).toBe(202);
+    const replayed = await resend(project, endpointId, second.deliveryId, key);
+    expect([replayed.status, replayed.headers.get("idempotent-replayed"), replayed.body]).toEqual([202, "true", queued.body]);
+    expectEnvelope(await resend(project, endpointId, second.deliveryId), 409, "conflict");
+
+    await call(`/v1/webhooks/${endpointId}`, { secretKey: project.secretKey, method: "DELETE" });
+  });
+
+  it("is 404 for an unknown delivery, another endpoint's, another project's, and a deleted endpoint's", async () => {
+    const [project, other] = [await createTestProject("Resend owner"), await createTestProject("Resend stranger")];
+    const [endpointId, siblingId] = [await endpointFor(project, "resend-own"), await endpointFor(project, "resend-sibling")];
+    const { deliveryId } = await finishedDelivery(project, endpointId, "failed");
+
+    expectEnvelope(await resend(project, endpointId, crypto.randomUUID()), 404, "not_found");
+    expectEnvelope(await resend(project, siblingId, deliveryId), 404, "not_found");
+    expectEnvelope(await resend(other, endpointId, deliveryId), 404, "not_found");
+    expectEnvelope(await call(`/v1/webhooks/${endpointId}/deliveries/${deliveryId}/resend`, { apiKey: project.apiKey, method: "POST" }), 403, "forbidden");
+    expectEnvelope(await resend(project, endpointId, "not-a-uuid"), 400, "validation_error");
+    await call(`/v1/webhooks/${endpointId}`, { secretKey: project.secretKey, method: "DELETE" });
+    expectEnvelope(await resend(project, endpointId, deliveryId), 404, "not_found");
+
+    const untouched = await env.DB.prepare("select status, attempts from webhook_deliveries where id = ?").bind(deliveryId).first();
+    expect(untouched).toEqual({ status: "failed", attempts: 10 });
+  });
+});
