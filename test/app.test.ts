@@ -10,6 +10,9 @@ import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./fixtures/secrets";
 import { call, expectEnvelope } from "./helpers/http";
 import { createTestProject } from "./helpers/projects";
 import { findSecrets } from "./helpers/secret-scan";
+import { drizzle } from "drizzle-orm/d1";
+import { sql } from "drizzle-orm";
+import { logError, logWarn } from "../src/lib/log";
 
 describe("service basics", () => {
   it("reports D1 and chain RPC health without auth", async () => {
@@ -123,6 +126,26 @@ describe("service basics", () => {
     const hex = [...key].map((b) => b.toString(16).padStart(2, "0")).join("");
     expect(findSecrets(`0x${hex.toUpperCase()}`)).toEqual(["project wallet private key"]);
     expect(findSecrets("nothing to see")).toEqual([]);
+  });
+
+  it("logs a failed query as its query and the database's error, never its parameters", async () => {
+    const hidden = `blind-box-${crypto.randomUUID()}`;
+    const failed = await drizzle(env.DB)
+      .run(sql`insert into no_such_table (body) values (${hidden})`)
+      .then(() => null, (error: unknown) => error);
+    expect(failed).toBeInstanceOf(Error);
+    const lines: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
+    vi.spyOn(console, "warn").mockImplementation((line: string) => void lines.push(line));
+    logError(env, { where: "test" }, failed);
+    logWarn(env, { where: "test" }, failed);
+    vi.restoreAllMocks();
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).not.toContain(hidden);
+      expect(JSON.parse(line).message).toContain("Failed query: insert into no_such_table");
+    }
+    expect(JSON.parse(lines[0]!).message).toContain("no such table");
   });
 
   it("turns an unexpected exception into a bare 500 envelope without its message", async () => {

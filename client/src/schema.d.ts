@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed listing
-         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, an endTime in the past or not after startTime, an ERC1155 total below its quantity (a unit price of 0; the unit price is the total divided by the quantity, rounded down), a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.
+         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, a payment item of 0 (Seaport refuses to transfer nothing), an ERC20 payment to the zero address, an endTime in the past or not after startTime, an ERC1155 total below its quantity (a unit price of 0; the unit price is the total divided by the quantity, rounded down), a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.
          */
         post: operations["submitOrder"];
         delete?: never;
@@ -1340,7 +1340,7 @@ export interface components {
             conduitKey: string;
             counter: string | number;
         };
-        /** @description `{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere. Signatures are checked as Seaport checks them: ECDSA (65 bytes, or 64-byte EIP-2098; a 65-byte signature with v 0 or 1 is stored with v 27 or 28, the form Seaport accepts), then EIP-1271 when the offerer has code (bytes kept as sent) */
+        /** @description `{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere. Signatures are checked as Seaport checks them: ECDSA (65 bytes, or 64-byte EIP-2098; a 65-byte signature with v 0 or 1 is stored with v 27 or 28, the form Seaport accepts), then EIP-1271 when the offerer has code (bytes kept as sent); at most 4096 bytes, since every fill carries them as calldata */
         SubmitOrderRequest: {
             signature: string;
             orderHash: string;

@@ -1,6 +1,6 @@
 // The indexer's reads: head block, eth_getLogs over tracked contracts, block times. Failures
 // leave as typed errors (classified by viem error type, never by message text).
-import { BaseError, formatLog, HttpRequestError, RpcRequestError, TimeoutError, toHex, type Log, type RpcLog } from "viem";
+import { BaseError, BlockNotFoundError, formatLog, HttpRequestError, RpcRequestError, TimeoutError, toHex, type Log, type RpcLog } from "viem";
 import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
 import { blockNumber } from "./transactions";
@@ -55,10 +55,16 @@ export async function latestBlockNumber(rpcUrl: string): Promise<number> {
   return unavailableOnError("eth_blockNumber", async () => Number(await blockNumber(rpcUrl)));
 }
 
+/**
+ * A plain request, not viem's getBlock: that one shares an in-flight read of the same block
+ * between callers of the isolate, and the watchers settling one block's buys are Durable Objects,
+ * which cannot await each other's I/O (decision 17).
+ */
 export async function blockTimestampMs(rpcUrl: string, blockNumber: number): Promise<number> {
   return unavailableOnError("eth_getBlockByNumber", async () => {
-    const block = await publicClient(rpcUrl).getBlock({ blockNumber: BigInt(blockNumber), includeTransactions: false });
-    return Number(block.timestamp) * 1000;
+    const block = await publicClient(rpcUrl).request({ method: "eth_getBlockByNumber", params: [toHex(blockNumber), false] });
+    if (!block) throw new BlockNotFoundError({ blockNumber: BigInt(blockNumber) });
+    return Number(BigInt(block.timestamp)) * 1000;
   });
 }
 

@@ -1,5 +1,7 @@
 // Structured logs. Messages of unexpected errors are kept for debugging, but secrets and RPC URL
-// paths/queries (providers put API keys there) are scrubbed first.
+// paths/queries (providers put API keys there) are scrubbed first, and failed queries are logged
+// without their parameters.
+import { DrizzleQueryError } from "drizzle-orm";
 const URL_PATTERN = /\bhttps?:\/\/[^\s"'<>]+/g;
 
 export function redact(text: string, secrets: (string | undefined)[]): string {
@@ -16,23 +18,36 @@ export function redact(text: string, secrets: (string | undefined)[]): string {
   return out;
 }
 
+/**
+ * The name, message and stack to log. A failed drizzle query's message lists its parameters,
+ * which can be row values worth hiding (a stored response holding a deploy's blind-box key): it
+ * is logged as its query and the database's own error instead.
+ */
+function loggable(error: unknown): { name: string; message: string; stack: string } {
+  const err = error instanceof Error ? error : new Error(String(error));
+  if (!(err instanceof DrizzleQueryError)) return { name: err.name, message: err.message, stack: err.stack ?? "" };
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
+  const message = `Failed query: ${err.query}${cause}`;
+  return { name: err.name, message, stack: (err.stack ?? "").split(err.message).join(message) };
+}
+
 export function logError(env: Partial<Pick<Env, "WALLET_MNEMONIC" | "ADMIN_TOKEN">>, fields: Record<string, unknown>, error: unknown) {
   const secrets = [env.WALLET_MNEMONIC, env.ADMIN_TOKEN];
-  const err = error instanceof Error ? error : new Error(String(error));
+  const err = loggable(error);
   console.error(
     JSON.stringify({
       level: "error",
       ...fields,
       error: err.name,
       message: redact(err.message, secrets),
-      stack: redact(err.stack ?? "", secrets),
+      stack: redact(err.stack, secrets),
     }),
   );
 }
 
 /** A transient, expected failure (an RPC hiccup the caller retries): one line, no stack. */
 export function logWarn(env: Partial<Pick<Env, "WALLET_MNEMONIC" | "ADMIN_TOKEN">>, fields: Record<string, unknown>, error: unknown) {
-  const err = error instanceof Error ? error : new Error(String(error));
-  const short = (err as { shortMessage?: string }).shortMessage ?? err.message.split("\n")[0] ?? "";
+  const err = loggable(error);
+  const short = (error instanceof Error ? (error as { shortMessage?: string }).shortMessage : undefined) ?? err.message.split("\n")[0] ?? "";
   console.warn(JSON.stringify({ level: "warn", ...fields, error: err.name, message: redact(short, [env.WALLET_MNEMONIC, env.ADMIN_TOKEN]) }));
 }

@@ -127,6 +127,53 @@ describe("the sequencer's gap check", () => {
     expect(await confirmedNonce(next.transactionId, project.apiKey)).toBe(nonceBefore);
   });
 
+  it("leaves the nonce of a transaction settled a day before alone, though its watcher has emptied itself", async () => {
+    const { project, walletIndex, nextNonce: nonceBefore } = await fundedProject("Quiet day");
+    const settled = transferIntent(project, walletIndex);
+    // A day after settling, the watcher has deleted its record (TxWatcher's 24 h clean-up).
+    const emptied = (): WatcherPort => ({ track: () => Promise.resolve(), forget: () => Promise.resolve(), record: () => Promise.resolve(null) });
+
+    await withSequencerStorage(project, async (storage) => {
+      expect((await newCore(storage).submit(settled)).ok).toBe(true);
+      expect(await confirmedNonce(settled.transactionId, project.apiKey)).toBe(nonceBefore);
+      // Its in-flight entry was struck off in memory only, so the stored state still has it.
+      const stored = (await storage.get<StoredNonces>("nonce"))!;
+      expect([stored.next, stored.inflight?.map((entry) => entry.nonce)]).toEqual([nonceBefore + 1, [nonceBefore]]);
+      await storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - 24 * 60 * 60 * 1000 })) });
+
+      await newCore(storage, emptied).checkGaps(walletIndex, 1868);
+      const after = (await storage.get<StoredNonces>("nonce"))!;
+      // The mined nonce is neither handed out again nor queued for reuse.
+      expect([after.next, after.released, after.inflight]).toEqual([nonceBefore + 1, [], []]);
+    });
+    expect(await env.DB.prepare("select status from transactions where id = ?").bind(settled.transactionId).first()).toEqual({ status: "confirmed" });
+  });
+
+  it("does not reuse the nonce of a transaction a restart cut off when another transaction has taken it since", async () => {
+    const { project, walletIndex, wallet, nextNonce: nonceBefore } = await fundedProject("Cut off, nonce taken");
+    const cutOff = (id: string): WatcherPort => ({
+      track: () => new Promise<void>(() => {}),
+      forget: () => watcherStub(env, id).forget(),
+      record: () => watcherStub(env, id).record(),
+    });
+    const lost = transferIntent(project, walletIndex);
+
+    await withSequencerStorage(project, async (storage) => {
+      void newCore(storage, cutOff).submit(lost);
+      await until(() => storedRow(lost.transactionId), (row) => row !== null);
+      const stored = (await storage.get<StoredNonces>("nonce"))!;
+      await storage.put("nonce", { ...stored, inflight: stored.inflight!.map((entry) => ({ ...entry, at: entry.at - ORPHANED_NONCE_AGE_MS - 1_000 })) });
+      // The wallet's next nonce goes to a transaction sent outside the service.
+      await spendOutsideTheService(wallet);
+      await until(() => chainClient().getTransactionCount({ address: wallet }), (mined) => mined > nonceBefore);
+
+      await newCore(storage).checkGaps(walletIndex, 1868);
+      const after = (await storage.get<StoredNonces>("nonce"))!;
+      expect([after.next, after.released, after.inflight]).toEqual([nonceBefore + 1, [], []]);
+    });
+    expect(await storedRow(lost.transactionId)).toBeNull();
+  });
+
   it("fills a released nonce nobody reused and watches the filler until it is mined", async () => {
     const { project, walletIndex, wallet, nextNonce: nonce } = await fundedProject("Released");
 

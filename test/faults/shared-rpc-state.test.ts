@@ -7,6 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import { blockTimestampMs } from "../../src/chain/log-reader";
 import { blockNumber, quoteFees, transactionCount } from "../../src/chain/transactions";
 import { watcherStub } from "../../src/durable-objects/stubs";
 import { getChain } from "../../src/lib/chains";
@@ -52,6 +53,11 @@ describe("chain reads from several Durable Objects at once", () => {
   it("each object sends its own nonce request", async () => {
     const read = () => transactionCount(rpcUrl(), wallet, "latest");
     expect(await inThreeObjects("eth_getTransactionCount", read)).toEqual({ outcomes: ["answered", "answered", "answered"], sent: 3 });
+  });
+
+  it("each object sends its own request for one block's time (watchers settling buys mined together)", async () => {
+    const read = () => blockTimestampMs(rpcUrl(), 1);
+    expect(await inThreeObjects("eth_getBlockByNumber", read)).toEqual({ outcomes: ["answered", "answered", "answered"], sent: 3 });
   });
 
   it("each object sends its own latest-block request for a fee quote", async () => {

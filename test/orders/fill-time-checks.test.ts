@@ -137,11 +137,32 @@ describe("order shapes Seaport refuses at fill time", () => {
         { ...order, offer: [{ itemType: 3, token: drop.contractAddress, identifierOrCriteria: tokenId, startAmount: "1000", endAmount: "1000" }], consideration: [{ ...payment, startAmount: "999", endAmount: "999" }] },
         "body.parameters.consideration",
       ],
+      // Seaport's MissingItemAmount: a payment of 0, even beside one that carries the price.
+      [{ ...order, consideration: [payment, { ...payment, recipient: "0x000000000000000000000000000000000000dEaD", startAmount: "0", endAmount: "0" }] }, "body.parameters.consideration.1.startAmount"],
+      // An ERC20 refuses a transfer to the zero address (checked before the token itself).
+      [
+        {
+          ...order,
+          consideration: [
+            { ...payment, itemType: 1, token: "0x000000000000000000000000000000000000dEaD" },
+            { ...payment, itemType: 1, token: "0x000000000000000000000000000000000000dEaD", recipient: "0x0000000000000000000000000000000000000000", startAmount: "1", endAmount: "1" },
+          ],
+        },
+        "body.parameters.consideration.1.recipient",
+      ],
     ];
     for (const [parameters, path] of cases) {
       const error = expectEnvelope(await submit(await sign(seller, parameters), parameters), 400, "validation_error");
       expect(error.details?.map((detail) => detail.path), JSON.stringify(parameters)).toEqual([path]);
     }
+  });
+
+  it("refuses a signature over 4 KiB, which every fill would carry as calldata", async () => {
+    const { seller, tokenId } = await sellerWithToken();
+    const order = listingComponents(seller.address, drop.contractAddress, tokenId, ETHER / 100n);
+    const error = expectEnvelope(await submit(`0x${"1b".repeat(4_097)}`, order), 400, "validation_error");
+    expect(error.details?.map((detail) => detail.path)).toContain("body.signature");
+    expect(JSON.stringify(error.details)).toContain("at most 4096 bytes");
   });
 
   it("refuses a conduit whose channel to Seaport is not open", async () => {

@@ -6,7 +6,7 @@ import { testErc20Abi, testErc20Bytecode } from "../contracts/artifacts/test-erc
 import { orderHashOf } from "../../src/chain/seaport";
 import { canonicalOrder } from "../../src/services/orders/order-shape";
 import { chainClient, contractAnswering, ETHER, rpc, waitForTransaction } from "../helpers/chain";
-import { deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
+import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { interceptFetch } from "../helpers/fetch-spy";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -113,7 +113,7 @@ describe("what a listing must satisfy", () => {
       400,
       "validation_error",
     );
-    expect(zeroPrice.details).toEqual([{ path: "body.parameters.consideration", message: "the price must be above 0" }]);
+    expect(zeroPrice.details).toEqual([{ path: "body.parameters.consideration.0.startAmount", message: "must be above 0: Seaport cannot fill an order with a payment of 0" }]);
     const notOwned = listingComponents(seller.address, drop.contractAddress, "5", ETHER);
     expectEnvelope(
       await submit({ signature: await viemSignOrder(seller, notOwned, { chainId: 1868, verifyingContract: seaport }), parameters: notOwned, chainId: 1868 }),
@@ -340,6 +340,30 @@ describe("prepared listings (two steps)", () => {
     // An ERC721 answers balanceOf too, but a Seaport "amount" of it would be a token id.
     const nft = expectEnvelope(await prepare({ chainId: 1868, offerer: seller2.address, items: [{ ...item, currencyAddress: drop.contractAddress }] }), 400, "validation_error");
     expect(nft.details).toEqual([{ path: "body.items.0.currencyAddress", message: "is an ERC721 NFT contract, not an ERC20 token" }]);
+  });
+
+  it("refuses to prepare an order Seaport could not fill: a 100 % creator fee, or an ERC20 fee to the zero address", async () => {
+    const wholeFee = await deployConfirmedDrop(project, { name: "All fee", metadataStorageType: "self-hosted", baseUri: "https://example.com/all/", creatorFeeBps: 10_000 });
+    const toNobody = await deployConfirmedDrop(project, {
+      name: "Fee to nobody",
+      metadataStorageType: "self-hosted",
+      baseUri: "https://example.com/nobody/",
+      creatorFeeBps: 500,
+      creatorFeeAddress: "0x0000000000000000000000000000000000000000",
+    });
+    const holder = await freshWallet();
+    await claimConfirmed(project, { contractAddress: wholeFee.contractAddress, recipientAddress: holder.address });
+    await claimConfirmed(project, { contractAddress: toNobody.contractAddress, recipientAddress: holder.address });
+    const token = await holder.deploy(testErc20Abi, testErc20Bytecode);
+
+    const allFee = expectEnvelope(await prepare({ chainId: 1868, offerer: holder.address, items: [{ contractAddress: wholeFee.contractAddress, tokenId: "1", unitPrice: "1000" }] }), 400, "validation_error");
+    expect(allFee.details).toEqual([{ path: "body.items.0.contractAddress", message: expect.stringContaining("creator fee is 100 %") }]);
+    const erc20 = { contractAddress: toNobody.contractAddress, tokenId: "1", unitPrice: "1000", currencyAddress: token };
+    const zeroRecipient = expectEnvelope(await prepare({ chainId: 1868, offerer: holder.address, items: [erc20] }), 400, "validation_error");
+    expect(zeroRecipient.details).toEqual([{ path: "body.items.0.currencyAddress", message: expect.stringContaining("zero address") }]);
+    // In native currency the fee to the zero address can be paid (it is burned): prepared.
+    const { currencyAddress: _erc20, ...native } = erc20;
+    expect((await prepare({ chainId: 1868, offerer: holder.address, items: [native] })).status).toBe(200);
   });
 
   it("refuses an ERC1155 listing whose total price does not fit in uint256", async () => {

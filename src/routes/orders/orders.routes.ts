@@ -191,14 +191,22 @@ export const prepareListings = createRoute({
   },
 });
 
+/**
+ * Every fill carries the signature as calldata, which the buyer pays for: an EIP-1271 wallet
+ * accepting any bytes could otherwise list a 1 wei token behind half a megabyte of them.
+ * 4 KiB holds ECDSA, bulk-order proofs (at most 837 bytes) and multisig signatures of 60 owners.
+ */
+const MAX_SIGNATURE_BYTES = 4_096;
+const OrderSignature = Hex.max(2 + 2 * MAX_SIGNATURE_BYTES, `must be at most ${MAX_SIGNATURE_BYTES} bytes`);
+
 export const SubmitOrderBody = z
   .union([
-    z.strictObject({ signature: Hex, orderHash: OrderHash }),
-    z.strictObject({ signature: Hex, parameters: OrderComponentsSchema, chainId: ChainIdBody.default(1868) }),
+    z.strictObject({ signature: OrderSignature, orderHash: OrderHash }),
+    z.strictObject({ signature: OrderSignature, parameters: OrderComponentsSchema, chainId: ChainIdBody.default(1868) }),
   ])
   .openapi("SubmitOrderRequest", {
     description:
-      "`{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere. Signatures are checked as Seaport checks them: ECDSA (65 bytes, or 64-byte EIP-2098; a 65-byte signature with v 0 or 1 is stored with v 27 or 28, the form Seaport accepts), then EIP-1271 when the offerer has code (bytes kept as sent)",
+      "`{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere. Signatures are checked as Seaport checks them: ECDSA (65 bytes, or 64-byte EIP-2098; a 65-byte signature with v 0 or 1 is stored with v 27 or 28, the form Seaport accepts), then EIP-1271 when the offerer has code (bytes kept as sent); at most 4096 bytes, since every fill carries them as calldata",
   });
 
 export const submitOrder = createRoute({
@@ -210,7 +218,7 @@ export const submitOrder = createRoute({
   middleware: [anyKey, idempotency] as const,
   summary: "Submit a signed listing",
   description:
-    "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, an endTime in the past or not after startTime, an ERC1155 total below its quantity (a unit price of 0; the unit price is the total divided by the quantity, rounded down), a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.",
+    "Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, a payment item of 0 (Seaport refuses to transfer nothing), an ERC20 payment to the zero address, an endTime in the past or not after startTime, an ERC1155 total below its quantity (a unit price of 0; the unit price is the total divided by the quantity, rounded down), a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(SubmitOrderBody, "The offerer's signature and the prepared order's hash (or the full OrderComponents)", {

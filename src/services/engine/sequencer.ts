@@ -326,7 +326,7 @@ export class SequencerCore {
     const chain = getChain(this.env, chainId);
     const account = projectAccount(this.env.WALLET_MNEMONIC, walletIndex);
     await this.nonces.load(chain.rpcUrl, account.address);
-    await this.reclaimOrphans();
+    await this.reclaimOrphans(chain.rpcUrl, account.address);
     const { released, filling } = this.nonces.takeForFilling();
     if (!released.length && !filling.length) return;
     // Released nonces move to `filling` once a filler for them went out, never back to reuse.
@@ -357,19 +357,28 @@ export class SequencerCore {
    * A restart between handing out a nonce and storing its watcher leaves the nonce with nobody to
    * send or fill it. Nothing was broadcast without a watcher, so a transaction whose watcher holds
    * no record is taken back (its row deleted, hold and token ids freed) and its nonce released.
+   * But a watcher also empties itself a day after its transaction settled, and the in-flight
+   * entry of one of the last transactions before a quiet day can outlive it: a nonce the chain
+   * has mined is never released. Its transaction settled (its row is no longer pending), or, if
+   * the row is still pending, it was never sent and another transaction took the nonce.
    */
-  private async reclaimOrphans(): Promise<void> {
+  private async reclaimOrphans(rpcUrl: string, walletAddress: string): Promise<void> {
     const orphans = await this.nonces.orphans();
+    if (!orphans.length) return;
+    const mined = await transactionCount(rpcUrl, walletAddress, "latest");
+    const db = serviceContext(this.env).db;
     for (const orphan of orphans) {
       const record = await this.watcherFor(orphan.transactionId).record();
       if (record?.nonce === orphan.nonce) {
         this.nonces.stored(orphan.nonce);
         continue;
       }
-      await deleteUnsentRow(serviceContext(this.env).db, orphan.transactionId);
-      await this.giveBack(orphan, orphan.nonce, "unused");
+      const unsent = await deleteUnsentRow(db, orphan.transactionId);
+      if (orphan.nonce >= mined) await this.giveBack(orphan, orphan.nonce, "unused");
+      else if (unsent) await this.giveBack(orphan, orphan.nonce, "spent");
+      else this.nonces.stored(orphan.nonce);
     }
-    if (orphans.length) await this.nonces.persist();
+    await this.nonces.persist();
   }
 
   private book(request: MintReservation): Promise<ReservationBook> {

@@ -12,12 +12,18 @@ export class StoredMap<V> {
     private readonly prefix: string,
   ) {}
 
-  /** Await once before `get`/`set`; cheap once loaded. */
+  /** Await once before `get`/`set`; cheap once loaded. A failed read is tried again by the next caller. */
   load(): Promise<void> {
     if (this.entries) return Promise.resolve();
-    this.loading ??= this.storage.list<V>({ prefix: this.prefix }).then((stored) => {
-      this.entries ??= new Map([...stored].map(([key, value]) => [key.slice(this.prefix.length), value]));
-    });
+    this.loading ??= this.storage.list<V>({ prefix: this.prefix }).then(
+      (stored) => {
+        this.entries ??= new Map([...stored].map(([key, value]) => [key.slice(this.prefix.length), value]));
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
     return this.loading;
   }
 

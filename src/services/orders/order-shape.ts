@@ -95,14 +95,17 @@ export function summarizeListing(order: OrderComponentsJson, path = "body.parame
     // (An ERC20 item naming no token is refused by the on-chain currency check.)
     if (item.itemType === 0 && item.token !== ZERO) throw invalid(`${path}.consideration.${index}.token`, "must be the zero address for native currency");
     if (item.identifierOrCriteria !== "0") throw invalid(`${path}.consideration.${index}.identifierOrCriteria`, "must be 0 for a native or ERC20 payment");
+    // Seaport refuses to transfer an amount of 0 (MissingItemAmount) on every fill route; so no
+    // listing is free either (it would become the token's best listing and the collection's floor).
+    if (BigInt(item.startAmount) === 0n) throw invalid(`${path}.consideration.${index}.startAmount`, "must be above 0: Seaport cannot fill an order with a payment of 0");
+    // ERC20s (OpenZeppelin's and most others) refuse a transfer to the zero address.
+    if (item.itemType === 1 && item.recipient === ZERO) throw invalid(`${path}.consideration.${index}.recipient`, "must not be the zero address for an ERC20 payment");
   }
   // Seaport fills only while startTime <= now < endTime: an empty window can never be bought.
   if (BigInt(order.startTime) >= BigInt(order.endTime)) throw invalid(`${path}.endTime`, "must be after startTime");
   const totalPrice = order.consideration.reduce((sum, item) => sum + BigInt(item.startAmount), 0n);
   // No buyer can pay more than uint256, and the price sort key holds 78 digits.
   if (totalPrice > MAX_UINT256) throw invalid(`${path}.consideration`, "the amounts must add up to at most uint256");
-  // A free listing would become the token's best listing and the collection's floor.
-  if (totalPrice === 0n) throw invalid(`${path}.consideration`, "the price must be above 0");
   // The unit price (rounded down) is what reads, sorting and the floor show: it must not be 0.
   if (totalPrice < quantity) throw invalid(`${path}.consideration`, `the amounts must add up to at least the quantity (${quantity}): the unit price would be 0`);
   return {

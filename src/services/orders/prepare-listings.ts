@@ -91,12 +91,15 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
 
     const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
     const fee = drop ? (total * BigInt(drop.creatorFeeBps)) / 10_000n : 0n;
+    // Seaport refuses a payment of 0 (MissingItemAmount): a 100 % fee leaves the seller's item empty.
+    if (fee === total) throw validationError(`${at}.contractAddress`, "the drop's creator fee is 100 %: the seller's payment would be 0, which Seaport cannot fill");
     // The zero address is how Seaport (and most marketplace APIs) name the native currency.
     const currency = item.currencyAddress ?? ZERO;
     const itemType = currency === ZERO ? ITEM_TYPE.NATIVE : ITEM_TYPE.ERC20;
     if (itemType === ITEM_TYPE.ERC20) {
       const check = await paymentToken(currency);
       if (!check.payable) throw validationError(`${at}.currencyAddress`, check.reason);
+      if (fee > 0n && drop?.creatorFeeAddress === ZERO) throw validationError(`${at}.currencyAddress`, "the drop's creator fee goes to the zero address, which an ERC20 cannot pay");
     }
     const payment = (amount: bigint, recipient: string) => ({
       itemType,
