@@ -134,18 +134,22 @@ describe("service basics", () => {
       .run(sql`insert into no_such_table (body) values (${hidden})`)
       .then(() => null, (error: unknown) => error);
     expect(failed).toBeInstanceOf(Error);
+    const bare = Object.create(null) as object;
     const lines: string[] = [];
     vi.spyOn(console, "error").mockImplementation((line: string) => void lines.push(line));
     vi.spyOn(console, "warn").mockImplementation((line: string) => void lines.push(line));
     logError(env, { where: "test" }, failed);
     logWarn(env, { where: "test" }, failed);
+    // Nor does logging a thrown object without a prototype throw.
+    logError(env, { where: "test" }, bare);
     vi.restoreAllMocks();
+    expect(JSON.parse(lines.pop()!)).toMatchObject({ error: "Error", message: "a non-Error value was thrown" });
     expect(lines).toHaveLength(2);
     for (const line of lines) {
       expect(line).not.toContain(hidden);
-      expect(JSON.parse(line).message).toContain("Failed query: insert into no_such_table");
+      // The database's error first: the one line logWarn keeps names what went wrong.
+      expect(JSON.parse(line)).toMatchObject({ error: "DrizzleQueryError", message: expect.stringMatching(/^.*no such table.*failed query: insert into no_such_table/) });
     }
-    expect(JSON.parse(lines[0]!).message).toContain("no such table");
   });
 
   it("turns an unexpected exception into a bare 500 envelope without its message", async () => {

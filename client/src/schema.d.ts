@@ -420,7 +420,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare Seaport listings
-         * @description Builds Seaport 1.6 orders (with the drop's creator fee as a consideration item) and returns their EIP-712 typed data and Reservoir-style steps: `approve` (setApprovalForAll to Seaport) when needed, then `sign`. Drafts are kept for 1 h.
+         * @description Builds Seaport 1.6 orders (with the drop's creator fee as a consideration item) and returns their EIP-712 typed data and Reservoir-style steps: `approve` (setApprovalForAll to Seaport) when needed, then `sign`. Drafts are kept for 1 h. The typed data has no `EIP712Domain` type (as ethers and viem expect; add it for a raw `eth_signTypedData_v4`). An order Seaport could not fill is a 400 on its item: a drop whose creator fee is 100 % (the seller would get 0), or an ERC20 listing of a drop whose fee goes to the zero address.
          */
         post: operations["prepareListings"];
         delete?: never;
@@ -564,7 +564,7 @@ export interface paths {
         put?: never;
         /**
          * Send a finished delivery again
-         * @description Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again). A delivery still `pending` is 409 `conflict` (it is queued already); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.
+         * @description Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;

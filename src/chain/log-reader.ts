@@ -89,16 +89,19 @@ export async function fetchIndexedLogs(rpcUrl: string, addresses: string[], from
  * receipts come whole or not at all. A node without the method refuses it (RangeRejectedError).
  */
 export async function fetchIndexedLogsFromReceipts(rpcUrl: string, block: number): Promise<Log[]> {
-  let receipts: { logs: Log[] }[];
+  let receipts: { logs: RpcLog[] }[] | null;
   try {
-    receipts = await publicClient(rpcUrl).getBlockReceipts({ blockNumber: BigInt(block) });
+    // A plain request: viem's getBlockReceipts shares in-flight reads between callers (decision 17).
+    receipts = await publicClient(rpcUrl).request({ method: "eth_getBlockReceipts", params: [toHex(block)] });
   } catch (error) {
     throw readFailure(error, `eth_getBlockReceipts ${block}`);
   }
+  if (!receipts) throw new ChainUnavailableError(`eth_getBlockReceipts ${block}: the node has no such block`);
   const indexed = new Set<string>(INDEXED_TOPICS);
   return receipts
     .flatMap((receipt) => receipt.logs)
     .filter((log) => !log.removed && log.topics[0] !== undefined && indexed.has(log.topics[0]))
+    .map((log) => formatLog(log))
     .sort(byChainPosition);
 }
 

@@ -56,7 +56,11 @@ const idempotencyScopedBy = (scopeOf: (c: Context<AppBindings>) => string, codec
   await next();
   const retryable = (c.res.status >= 500 && !(c.error instanceof OutcomeUnknownError)) || c.res.status === 429;
   if (retryable) {
-    await abandonIdempotentRequest(ctx, projectId, key);
+    // The client keeps this answer (its code, its Retry-After) even when the key cannot be freed:
+    // tried twice, then logged; such a key answers 409 "in progress" until it expires.
+    await abandonIdempotentRequest(ctx, projectId, key)
+      .catch(() => abandonIdempotentRequest(ctx, projectId, key))
+      .catch((error: unknown) => logError(c.env, { where: "idempotency.abandon", projectId }, error));
     return;
   }
   const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((name) => (c.res.headers.has(name) ? [[name, c.res.headers.get(name)!]] : [])));

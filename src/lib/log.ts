@@ -21,14 +21,25 @@ export function redact(text: string, secrets: (string | undefined)[]): string {
 /**
  * The name, message and stack to log. A failed drizzle query's message lists its parameters,
  * which can be row values worth hiding (a stored response holding a deploy's blind-box key): it
- * is logged as its query and the database's own error instead.
+ * is logged as the database's own error, then the query (its first line is what logWarn keeps).
  */
 function loggable(error: unknown): { name: string; message: string; stack: string } {
-  const err = error instanceof Error ? error : new Error(String(error));
-  if (!(err instanceof DrizzleQueryError)) return { name: err.name, message: err.message, stack: err.stack ?? "" };
-  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
-  const message = `Failed query: ${err.query}${cause}`;
-  return { name: err.name, message, stack: (err.stack ?? "").split(err.message).join(message) };
+  if (error instanceof DrizzleQueryError) {
+    const cause = error.cause instanceof Error ? `${error.cause.message}; ` : "";
+    const message = `${cause}failed query: ${error.query.replace(/\s+/g, " ")}`;
+    return { name: "DrizzleQueryError", message, stack: (error.stack ?? "").split(error.message).join(message) };
+  }
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack ?? "" };
+  return { name: "Error", message: describeThrown(error), stack: "" };
+}
+
+/** A thrown non-Error as text; String() itself throws for an object without a prototype. */
+function describeThrown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return "a non-Error value was thrown";
+  }
 }
 
 export function logError(env: Partial<Pick<Env, "WALLET_MNEMONIC" | "ADMIN_TOKEN">>, fields: Record<string, unknown>, error: unknown) {

@@ -57,6 +57,28 @@ describe("an overloaded wallet sequencer", () => {
     expect(await nonce()).toBe(before + 1);
   });
 
+  it("keeps its 429 and Retry-After when the key cannot be freed, tried twice and logged", async () => {
+    const headers = { "idempotency-key": `unfreed-${crypto.randomUUID()}` };
+    const body = { type: "native", recipientAddress: recipient, amount: "7" };
+    overloadSequencer();
+    const realPrepare = env.DB.prepare.bind(env.DB);
+    const refusedDelete = () => Promise.reject(new Error("D1 is unavailable"));
+    const failing = { bind: () => failing, run: refusedDelete, all: refusedDelete, raw: refusedDelete, first: refusedDelete } as unknown as D1PreparedStatement;
+    let deletes = 0;
+    vi.spyOn(env.DB, "prepare").mockImplementation((sql: string) => (/^delete from "idempotency_keys"/i.test(sql) ? (deletes++, failing) : realPrepare(sql)));
+    const logged: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void logged.push(line));
+
+    const refused = await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers });
+    expectEnvelope(refused, 429, "rate_limited");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(deletes).toBe(2);
+    expect(logged.map((line) => JSON.parse(line).where)).toContain("idempotency.abandon");
+    vi.restoreAllMocks();
+    // The key could not be freed: it stays in progress until it expires, and nothing was sent.
+    expectEnvelope(await call("/v1/project-wallet/transfer", { secretKey: project.secretKey, body, headers }), 409, "conflict");
+  });
+
   it("treats an overloaded error thrown inside the object (remote) as an unknown outcome, kept under the key", async () => {
     const headers = { "idempotency-key": `remote-${crypto.randomUUID()}` };
     const body = { type: "native", recipientAddress: recipient, amount: "6" };

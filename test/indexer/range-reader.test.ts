@@ -101,7 +101,7 @@ describe("a block the node refuses even for one address (a provider's cap on res
   const refusal = (id: number) => Response.json({ jsonrpc: "2.0", id, error: { code: -32005, message: "query returned more than 10000 results" } });
   type Request = { id: number; method: string; params: [{ address: string[]; fromBlock: string; toBlock: string }] | [string] };
 
-  it("is read from its receipts, in one call however many addresses it was refused for, and the run goes on at full span", async () => {
+  it("reads a busy address's logs from its receipts, the others with eth_getLogs, and goes on at full span", async () => {
     const minter = await fundedAccount();
     const contract = (await minter.deploy(baselineErc721Abi as Abi, baselineErc721Bytecode)).address;
     const mint = encodeFunctionData({ abi: baselineErc721Abi, functionName: "mintTo", args: [minter.account.address as Address, 2n] });
@@ -112,19 +112,32 @@ describe("a block the node refuses even for one address (a provider's cap on res
     const everyLog = (await new RunState(indexerConfig(env), Date.now()).read(rpcUrl, addresses, heavy, later)).logs;
     expect(everyLog.filter((log) => log.address.toLowerCase() === contract)).toHaveLength(4);
 
+    // Too many results in `heavy` whenever the busy contract is in the filter, even alone.
     const receiptCalls: string[] = [];
+    const heavyBlockReads: { addresses: number; refused: boolean }[] = [];
     interceptFetch(async ({ body }, pass) => {
       const request = body ? (JSON.parse(body) as Request) : null;
       if (request?.method === "eth_getBlockReceipts") receiptCalls.push(request.params[0] as string);
       if (request?.method !== "eth_getLogs") return pass();
-      const filter = request.params[0] as { fromBlock: string; toBlock: string };
-      return Number(filter.fromBlock) <= heavy && heavy <= Number(filter.toBlock) ? refusal(request.id) : pass();
+      const filter = request.params[0] as { address: string[]; fromBlock: string; toBlock: string };
+      if (Number(filter.fromBlock) > heavy || heavy > Number(filter.toBlock)) return pass();
+      const refused = filter.address.includes(contract);
+      if (filter.fromBlock === filter.toBlock) heavyBlockReads.push({ addresses: filter.address.length, refused });
+      return refused ? refusal(request.id) : pass();
     });
     const config = indexerConfig(env);
     const run = new RunState(config, Date.now());
     const first = await run.read(rpcUrl, addresses, heavy, later);
     expect(first.to).toBe(heavy);
     expect(receiptCalls).toEqual([`0x${heavy.toString(16)}`]);
+    // Halved down to the busy contract alone; the other two read as usual.
+    expect(heavyBlockReads).toEqual([
+      { addresses: 3, refused: true },
+      { addresses: 2, refused: true },
+      { addresses: 1, refused: true },
+      { addresses: 1, refused: false },
+      { addresses: 1, refused: false },
+    ]);
     expect([run.span, run.addressesPerCall]).toEqual([config.blocksPerCall, ADDRESSES_PER_CALL]);
 
     const rest = await run.read(rpcUrl, addresses, heavy + 1, later);
@@ -133,7 +146,7 @@ describe("a block the node refuses even for one address (a provider's cap on res
     expect([...first.logs, ...rest.logs].map(position)).toEqual(everyLog.map(position));
   });
 
-  it("keeps only the tracked addresses' indexed logs of the receipts, and stops the chain when receipts are refused too", async () => {
+  it("keeps only the tracked addresses' indexed logs of the receipts, without splitting parts again, and stops the chain when receipts are refused too", async () => {
     const [tracked, alsoTracked, untracked] = [uniqueAddress(), uniqueAddress(), uniqueAddress()];
     const approvalForAll = toEventSelector("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)");
     const approval = toEventSelector("event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)");
@@ -154,19 +167,26 @@ describe("a block the node refuses even for one address (a provider's cap on res
       { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, approval, 2), logAt(alsoTracked, approvalForAll, 3)] },
     ];
     let receiptsRefused = false;
+    let getLogsCalls = 0;
     interceptFetch(async ({ body }, pass) => {
       const request = body ? (JSON.parse(body) as Request) : null;
-      if (request?.method === "eth_getLogs") return refusal(request.id);
+      if (request?.method === "eth_getLogs") return (getLogsCalls++, refusal(request.id));
       if (request?.method !== "eth_getBlockReceipts") return pass();
       if (receiptsRefused) return Response.json({ jsonrpc: "2.0", id: request.id, error: { code: -32601, message: "method not found" } });
       return Response.json({ jsonrpc: "2.0", id: request.id, result: receipts });
     });
     const rpcUrl = getChain(env, 1868).rpcUrl;
-    const { logs } = await new RunState(indexerConfig(env), Date.now()).read(rpcUrl, [tracked, alsoTracked], 7, 7);
+    // A node that refuses every eth_getLogs: [7..8], then [7] for both, for `tracked` alone, and
+    // `alsoTracked` once more, answered from the receipts instead of split again.
+    const run = new RunState(indexerConfig(env), Date.now());
+    const { to, logs } = await run.read(rpcUrl, [tracked, alsoTracked], 7, 8);
     expect(logs.map((log) => [log.address, log.logIndex])).toEqual([
       [tracked, 0],
       [alsoTracked, 3],
     ]);
+    expect([to, getLogsCalls]).toEqual([7, 4]);
+    // It read no part of block 7: the run stays at one block a call rather than be refused down to it again.
+    expect(run.span).toBe(1);
 
     receiptsRefused = true;
     const refused = new RunState(indexerConfig(env), Date.now()).read(rpcUrl, [tracked, alsoTracked], 7, 7);

@@ -2,6 +2,8 @@
 // its event, a new 24 h window and the backoff starting over (decision 80).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { serviceContext } from "../../src/services/context";
+import { resendDelivery } from "../../src/services/webhooks/endpoints";
 import { until } from "../helpers/engine";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -94,5 +96,32 @@ describe("resending a webhook delivery", () => {
 
     const untouched = await env.DB.prepare("select status, attempts from webhook_deliveries where id = ?").bind(deliveryId).first();
     expect(untouched).toEqual({ status: "failed", attempts: 10 });
+  });
+
+  it("queues nothing for an endpoint deleted between its check and the update", async () => {
+    const project = await createTestProject("Resend while deleting");
+    const endpointId = await endpointFor(project, "resend-deleting");
+    const { deliveryId } = await finishedDelivery(project, endpointId, "failed");
+    // The endpoint is deleted just before the resend's update reaches D1.
+    const deleteEndpointFirst = <T>(run: () => Promise<T>) => async () => {
+      await env.DB.prepare("update webhook_endpoints set deleted_at = ? where id = ?").bind(Date.now(), endpointId).run();
+      return run();
+    };
+    const racing = new Proxy(env.DB, {
+      get: (target, key) => {
+        if (key !== "prepare") return Reflect.get(target, key).bind(target);
+        return (text: string) => {
+          const statement = target.prepare(text);
+          if (!/^update "webhook_deliveries"/i.test(text)) return statement;
+          return { bind: (...params: unknown[]) => {
+            const bound = statement.bind(...params);
+            return { all: deleteEndpointFirst(() => bound.all()), raw: deleteEndpointFirst(() => bound.raw()), run: deleteEndpointFirst(() => bound.run()) };
+          } };
+        };
+      },
+    });
+
+    await expect(resendDelivery(serviceContext({ ...env, DB: racing }), project.id, endpointId, deliveryId)).rejects.toMatchObject({ code: "not_found" });
+    expect(await env.DB.prepare("select status from webhook_deliveries where id = ?").bind(deliveryId).first()).toEqual({ status: "failed" });
   });
 });

@@ -137,7 +137,7 @@ export const prepareListings = createRoute({
   middleware: [anyKey, idempotency] as const,
   summary: "Prepare Seaport listings",
   description:
-    "Builds Seaport 1.6 orders (with the drop's creator fee as a consideration item) and returns their EIP-712 typed data and Reservoir-style steps: `approve` (setApprovalForAll to Seaport) when needed, then `sign`. Drafts are kept for 1 h.",
+    "Builds Seaport 1.6 orders (with the drop's creator fee as a consideration item) and returns their EIP-712 typed data and Reservoir-style steps: `approve` (setApprovalForAll to Seaport) when needed, then `sign`. Drafts are kept for 1 h. The typed data has no `EIP712Domain` type (as ethers and viem expect; add it for a raw `eth_signTypedData_v4`). An order Seaport could not fill is a 400 on its item: a drop whose creator fee is 100 % (the seller would get 0), or an ERC20 listing of a drop whose fee goes to the zero address.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(PrepareListingsBody, "The offerer and the tokens to list", {
@@ -194,7 +194,7 @@ export const prepareListings = createRoute({
 /**
  * Every fill carries the signature as calldata, which the buyer pays for: an EIP-1271 wallet
  * accepting any bytes could otherwise list a 1 wei token behind half a megabyte of them.
- * 4 KiB holds ECDSA, bulk-order proofs (at most 837 bytes) and multisig signatures of 60 owners.
+ * 4 KiB holds ECDSA, bulk-order proofs (at most 836 bytes) and multisig signatures of 60 owners.
  */
 const MAX_SIGNATURE_BYTES = 4_096;
 const OrderSignature = Hex.max(2 + 2 * MAX_SIGNATURE_BYTES, `must be at most ${MAX_SIGNATURE_BYTES} bytes`);

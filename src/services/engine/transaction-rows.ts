@@ -52,8 +52,10 @@ export async function updatePendingHash(db: Db, id: string, hash: string, nonce:
     .where(and(eq(transactions.id, id), eq(transactions.status, "pending"), eq(transactions.nonce, nonce)));
 }
 
-/** The request failed before anything reached the chain: no transaction exists to show. */
-/** Deletes the row while it is pending; whether there was such a row. */
+/**
+ * The request failed before anything reached the chain: no transaction exists to show. Deletes
+ * the row while it is pending; whether there was such a row.
+ */
 export async function deleteUnsentRow(db: Db, id: string): Promise<boolean> {
   const deleted = await db.delete(transactions).where(and(eq(transactions.id, id), eq(transactions.status, "pending"))).returning({ id: transactions.id });
   return deleted.length > 0;

@@ -93,8 +93,10 @@ export class RunState {
    * most log2 of it per run, where every block used to be refused and split again.
    */
   private learnFrom(read: BlockRead) {
-    // Receipts served the block because its own logs were too many for the node: the next range may be long again.
-    if (read.receiptLogs) this.span = this.config.blocksPerCall;
+    // Receipts served a busy address of a block the node read for others (a cap on results): the
+    // next range may be long again. A node that read no part of the block at all (no eth_getLogs
+    // on this plan, say) is left at one block a call, each read from its receipts.
+    if (read.receiptLogs && read.largestRead > 0) this.span = this.config.blocksPerCall;
     if (read.smallestRefused === Infinity || read.largestRead === 0 || read.largestRead >= read.smallestRefused) return;
     this.addressesPerCall = read.largestRead;
     this.span = this.config.blocksPerCall;
@@ -117,6 +119,8 @@ async function readBlockPart(rpcUrl: string, addresses: string[], read: BlockRea
   } catch (error) {
     if (!(error instanceof RangeRejectedError)) throw error;
     read.smallestRefused = Math.min(read.smallestRefused, addresses.length);
+    // Once the block's receipts are in, they answer for any part the node refuses, unsplit.
+    if (read.receiptLogs) return fromReceipts(await read.receiptLogs, addresses);
     return readRefusedPart(rpcUrl, addresses, read, error);
   }
 }
@@ -134,12 +138,11 @@ async function readRefusedPart(rpcUrl: string, addresses: string[], read: BlockR
   return [...(await readBlockPart(rpcUrl, addresses.slice(0, half), read)), ...(await readBlockPart(rpcUrl, addresses.slice(half), read))];
 }
 
-/** One address's logs of the block, from its receipts, fetched once per block however many addresses need them. */
+/** One address's logs of the block, from its receipts, which then answer for the block's other refused parts too. */
 async function readFromReceipts(rpcUrl: string, address: string, read: BlockRead, refusal: RangeRejectedError): Promise<ChainLog[]> {
   read.receiptLogs ??= fetchIndexedLogsFromReceipts(rpcUrl, read.block);
   try {
-    const wanted = address.toLowerCase();
-    return (await read.receiptLogs).filter((log) => log.address.toLowerCase() === wanted);
+    return fromReceipts(await read.receiptLogs, [address]);
   } catch (error) {
     if (!(error instanceof RangeRejectedError)) throw error;
     throw new ChainUnavailableError(
@@ -147,4 +150,9 @@ async function readFromReceipts(rpcUrl: string, address: string, read: BlockRead
       { cause: error },
     );
   }
+}
+
+function fromReceipts(logs: ChainLog[], addresses: string[]): ChainLog[] {
+  const wanted = new Set(addresses.map((address) => address.toLowerCase()));
+  return logs.filter((log) => wanted.has(log.address.toLowerCase()));
 }

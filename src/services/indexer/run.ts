@@ -57,7 +57,8 @@ export async function runIndexer(ctx: ServiceContext): Promise<IndexerRun> {
     const chainId = chains[i]!.chainId;
     if (outcome.status === "fulfilled") run.chains.push(outcome.value);
     else if (outcome.reason instanceof ChainUnavailableError) {
-      logWarn(ctx.env, { task: "indexer", chainId }, outcome.reason.cause ?? outcome.reason);
+      // The reason (ours: which block, which address, the node's codes) and the RPC error under it.
+      logWarn(ctx.env, { task: "indexer", chainId, reason: outcome.reason.message }, outcome.reason.cause ?? outcome.reason);
       run.unavailable.push({ chainId, reason: outcome.reason.message });
     } else {
       logError(ctx.env, { task: "indexer", chainId }, outcome.reason);

@@ -1,5 +1,5 @@
 // POST/GET/DELETE /v1/webhooks, the delivery log and resends.
-import { and, desc, eq, isNull, ne } from "drizzle-orm";
+import { and, desc, eq, exists, isNull, ne, sql } from "drizzle-orm";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
@@ -125,7 +125,15 @@ export async function resendDelivery(ctx: ServiceContext, projectId: string, end
   const [queued] = await ctx.db
     .update(webhookDeliveries)
     .set({ status: "pending", attempts: 0, nextAttemptAt: now, windowStartedAt: now, deliveredAt: null })
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId), ne(webhookDeliveries.status, "pending")))
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.endpointId, endpointId),
+        ne(webhookDeliveries.status, "pending"),
+        // In the same statement: an endpoint deleted since the check above gets nothing queued.
+        exists(ctx.db.select({ one: sql`1` }).from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.deletedAt)))),
+      ),
+    )
     .returning();
   if (!queued) {
     const row = await ctx.db
@@ -134,6 +142,7 @@ export async function resendDelivery(ctx: ServiceContext, projectId: string, end
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
       .get();
     if (!row) throw notFound("webhook delivery");
+    await ownEndpoint(ctx, projectId, endpointId);
     throw new AppError("conflict", `this delivery is already queued; its next attempt is at ${row.nextAttemptAt.toISOString()}`);
   }
   await kickWebhooks(ctx.env, projectId);
