@@ -17,6 +17,22 @@ import { seaportAddress } from "../helpers/seaport-basic-order";
 
 afterEach(() => vi.restoreAllMocks());
 
+const APPROVAL_FOR_ALL = toEventSelector("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)");
+const word = (address: string) => `0x${"00".repeat(12)}${address.slice(2)}`;
+
+/** A JSON-RPC log as a node sends it: `topic0` from `owner` to `operator`, in block `blockNumber`. */
+const rpcLog = (log: { address: string; topic0?: string; owner: string; operator: string; blockNumber: number; blockHash: string; logIndex: number }) => ({
+  address: log.address,
+  topics: [log.topic0 ?? APPROVAL_FOR_ALL, word(log.owner), word(log.operator)],
+  data: `0x${"00".repeat(31)}01`,
+  blockNumber: `0x${log.blockNumber.toString(16)}`,
+  blockHash: log.blockHash,
+  transactionHash: randomHash(),
+  transactionIndex: "0x0",
+  logIndex: `0x${log.logIndex.toString(16)}`,
+  removed: false,
+});
+
 describe("a run reading logs from a provider that takes one address per filter", () => {
   it("reads the blocks after the first refused one in one call per address, and misses no log", async () => {
     const minter = await fundedAccount();
@@ -72,17 +88,7 @@ describe("a run reading logs from a provider that takes one address per filter",
 
   it("reads a range again next run when its parts come from two forks (a load-balanced RPC)", async () => {
     const [a, b] = [uniqueAddress(), uniqueAddress()];
-    const logAt = (address: string, blockHash: string, logIndex: number) => ({
-      address,
-      topics: [toEventSelector("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)"), `0x${"00".repeat(12)}${a.slice(2)}`, `0x${"00".repeat(12)}${b.slice(2)}`],
-      data: `0x${"00".repeat(31)}01`,
-      blockNumber: "0x5",
-      blockHash,
-      transactionHash: randomHash(),
-      transactionIndex: "0x0",
-      logIndex: `0x${logIndex.toString(16)}`,
-      removed: false,
-    });
+    const logAt = (address: string, blockHash: string, logIndex: number) => rpcLog({ address, owner: a, operator: b, blockNumber: 5, blockHash, logIndex });
     // Each address alone, each answered from another fork of block 5.
     const forks = { [a]: logAt(a, randomHash(), 0), [b]: logAt(b, randomHash(), 1) };
     interceptFetch(async ({ body }, pass) => {
@@ -148,23 +154,12 @@ describe("a block the node refuses even for one address (a provider's cap on res
 
   it("keeps only the tracked addresses' indexed logs of the receipts, without splitting parts again, and stops the chain when receipts are refused too", async () => {
     const [tracked, alsoTracked, untracked] = [uniqueAddress(), uniqueAddress(), uniqueAddress()];
-    const approvalForAll = toEventSelector("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)");
     const approval = toEventSelector("event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)");
     const blockHash = randomHash();
-    const logAt = (address: string, topic0: string, logIndex: number) => ({
-      address,
-      topics: [topic0, `0x${"00".repeat(12)}${tracked.slice(2)}`, `0x${"00".repeat(12)}${untracked.slice(2)}`],
-      data: `0x${"00".repeat(31)}01`,
-      blockNumber: "0x7",
-      blockHash,
-      transactionHash: randomHash(),
-      transactionIndex: "0x0",
-      logIndex: `0x${logIndex.toString(16)}`,
-      removed: false,
-    });
+    const logAt = (address: string, topic0: string, logIndex: number) => rpcLog({ address, topic0, owner: tracked, operator: untracked, blockNumber: 7, blockHash, logIndex });
     const receipts = [
-      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, approvalForAll, 0), logAt(untracked, approvalForAll, 1)] },
-      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, approval, 2), logAt(alsoTracked, approvalForAll, 3)] },
+      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, APPROVAL_FOR_ALL, 0), logAt(untracked, APPROVAL_FOR_ALL, 1)] },
+      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, approval, 2), logAt(alsoTracked, APPROVAL_FOR_ALL, 3)] },
     ];
     let receiptsRefused = false;
     let getLogsCalls = 0;

@@ -365,14 +365,16 @@ export class SequencerCore {
   private async reclaimOrphans(rpcUrl: string, walletAddress: string): Promise<void> {
     const orphans = await this.nonces.orphans();
     if (!orphans.length) return;
-    const mined = await transactionCount(rpcUrl, walletAddress, "latest");
     const db = serviceContext(this.env).db;
+    // Read once, and only for an orphan whose watcher holds nothing (most have their record).
+    let mined: number | undefined;
     for (const orphan of orphans) {
       const record = await this.watcherFor(orphan.transactionId).record();
       if (record?.nonce === orphan.nonce) {
         this.nonces.stored(orphan.nonce);
         continue;
       }
+      mined ??= await transactionCount(rpcUrl, walletAddress, "latest");
       const unsent = await deleteUnsentRow(db, orphan.transactionId);
       if (orphan.nonce >= mined) await this.giveBack(orphan, orphan.nonce, "unused");
       else if (unsent) await this.giveBack(orphan, orphan.nonce, "spent");
