@@ -10,8 +10,12 @@ const IN_ROW_LIMIT_BYTES = 256 * 1024;
 
 const utf8 = new TextEncoder();
 
-/** One object per (project, key); the key is hashed because clients choose its characters. */
-const responseObjectKey = async (projectId: string, key: string) => `idempotency/${projectId}/${await sha256Hex(key)}`;
+/**
+ * One object per stored response, under its (project, key); the key is hashed because clients
+ * choose its characters. Never reused: a key used again after it expired gets a new object, so
+ * deleting the expired one's object (the sweep, or the reuse itself) cannot take the new one.
+ */
+const responseObjectKey = async (projectId: string, key: string) => `idempotency/${projectId}/${await sha256Hex(key)}/${crypto.randomUUID()}`;
 
 /** The object a stored body points to, or null when the body is in the row. */
 export const objectOf = (stored: string | null) => (stored?.startsWith(R2_POINTER) ? stored.slice(R2_POINTER.length) : null);

@@ -381,7 +381,7 @@ describe("Idempotency-Key", () => {
     expect(stored?.status).toBe("completed");
     expect(new TextEncoder().encode(JSON.stringify(first.body)).length).toBeGreaterThan(2_000_000);
     const objectKey = stored!.response_body.replace(/^r2:/, "");
-    expect(objectKey).toMatch(/^idempotency\/[0-9a-f-]{36}\/[0-9a-f]{64}$/);
+    expect(objectKey).toMatch(/^idempotency\/[0-9a-f-]{36}\/[0-9a-f]{64}\/[0-9a-f-]{36}$/);
     expect(JSON.parse(await (await env.METADATA.get(objectKey))!.text())).toEqual(first.body);
     expect((await waitForTransaction(first.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
 
