@@ -119,7 +119,7 @@ export interface paths {
         put?: never;
         /**
          * Run the indexer now
-         * @description Runs one indexer pass (as the cron does) for every configured chain, then the housekeeping (expired listings, started listings, idempotency records, the webhook delivery log), and reports the block ranges read. A chain whose RPC failed (no answer, or a block refused even for a single address) makes it a 502 `chain_unavailable` whose message gives each such chain's reason; a chain or housekeeping step that failed inside the service makes it a 500 `internal_error`. Both name the chains that were indexed, and the housekeeping ran either way.
+         * @description Runs one indexer pass (as the cron does) for every configured chain, then the housekeeping (expired listings, started listings, idempotency records, the webhook delivery log), and reports the block ranges read. A chain whose RPC failed (no answer, or a block refused even for a single address, its receipts refused too) makes it a 502 `chain_unavailable` whose message gives each such chain's reason; a chain or housekeeping step that failed inside the service makes it a 500 `internal_error`. Both name the chains that were indexed, and the housekeeping ran either way.
          */
         post: operations["runIndexer"];
         delete?: never;

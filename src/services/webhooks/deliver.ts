@@ -85,11 +85,13 @@ export function nextDueDelivery({ db }: ServiceContext, projectId: string) {
  * always refuses cannot keep the others from their own attempts. Rows whose window is over fail.
  */
 function deferEndpoint(ctx: ServiceContext, endpointId: string, until: number, now: number) {
+  // The row's window end (windowStart in SQL; ?1 is the window's length).
+  const windowEnd = "(coalesce(window_started_at, created_at) + ?1)";
   return ctx.env.DB.prepare(
     `update webhook_deliveries
-     set status = case when coalesce(window_started_at, created_at) + ?1 <= ?2 then 'failed' else status end,
-         last_error = case when coalesce(window_started_at, created_at) + ?1 <= ?2 then 'endpoint unavailable until the window ended' else last_error end,
-         next_attempt_at = case when coalesce(window_started_at, created_at) + ?1 <= ?2 then ?2 else min(?3 - 1, coalesce(window_started_at, created_at) + ?1) end
+     set status = case when ${windowEnd} <= ?2 then 'failed' else status end,
+         last_error = case when ${windowEnd} <= ?2 then 'endpoint unavailable until the window ended' else last_error end,
+         next_attempt_at = case when ${windowEnd} <= ?2 then ?2 else min(?3 - 1, ${windowEnd}) end
      where endpoint_id = ?4 and status = 'pending' and next_attempt_at <= ?2`,
   )
     .bind(DELIVERY_WINDOW_MS, now, until, endpointId)

@@ -116,12 +116,13 @@ const deliveryView = (row: DeliveryRow) => ({
 /**
  * Queues a finished delivery (failed, or delivered and wanted again) for a new try now, with the
  * payload, event id and delivery id it had and a new 24 h retry window from now; its attempts
- * count again from zero, so the backoff starts over (decision 80). One conditional update, so two
- * resends sent together queue it once and the other gets 409.
+ * count again from zero, so the backoff starts over (decision 80). One conditional update that
+ * also requires the project's endpoint to be live: two resends sent together queue it once (the
+ * other gets 409), and an endpoint deleted meanwhile gets nothing queued (404).
  */
 export async function resendDelivery(ctx: ServiceContext, projectId: string, endpointId: string, deliveryId: string) {
-  await ownEndpoint(ctx, projectId, endpointId);
   const now = new Date();
+  const liveEndpoint = and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt));
   const [queued] = await ctx.db
     .update(webhookDeliveries)
     .set({ status: "pending", attempts: 0, nextAttemptAt: now, windowStartedAt: now, deliveredAt: null })
@@ -130,19 +131,18 @@ export async function resendDelivery(ctx: ServiceContext, projectId: string, end
         eq(webhookDeliveries.id, deliveryId),
         eq(webhookDeliveries.endpointId, endpointId),
         ne(webhookDeliveries.status, "pending"),
-        // In the same statement: an endpoint deleted since the check above gets nothing queued.
-        exists(ctx.db.select({ one: sql`1` }).from(webhookEndpoints).where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.deletedAt)))),
+        exists(ctx.db.select({ one: sql`1` }).from(webhookEndpoints).where(liveEndpoint)),
       ),
     )
     .returning();
   if (!queued) {
+    await ownEndpoint(ctx, projectId, endpointId);
     const row = await ctx.db
       .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
       .get();
     if (!row) throw notFound("webhook delivery");
-    await ownEndpoint(ctx, projectId, endpointId);
     throw new AppError("conflict", `this delivery is already queued; its next attempt is at ${row.nextAttemptAt.toISOString()}`);
   }
   await kickWebhooks(ctx.env, projectId);
