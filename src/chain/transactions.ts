@@ -62,7 +62,8 @@ const SECOND_LOOKUP_AFTER_MS = 1_000;
  * under "nonce too low") for a copy the watcher's rebroadcast got in first. So: bytes the node
  * knows were accepted, and "nonce too low" holds only once a mined transaction has the nonce.
  * Other refusals are looked up twice, a second apart, since the node that took the bytes may not
- * have pooled them (or passed them to the replica asked) when the answer came back.
+ * have pooled them (or passed them to the replica asked) when the answer came back; a refusal
+ * whose nonce another pooled transaction holds is `nonce_held`.
  */
 async function refusalConfirmed(rpcUrl: string, hash: Hex, sender: BroadcastSender, refusal: BroadcastOutcome): Promise<BroadcastOutcome> {
   const known = () => retryRead(() => nodeKnowsTransaction(rpcUrl, hash));
@@ -72,7 +73,13 @@ async function refusalConfirmed(rpcUrl: string, hash: Hex, sender: BroadcastSend
       return (await transactionCount(rpcUrl, sender.address, "latest")) > sender.nonce ? refusal : { kind: "transient" };
     }
     await new Promise((resolve) => setTimeout(resolve, SECOND_LOOKUP_AFTER_MS));
-    return (await known()) ? { kind: "accepted" } : refusal;
+    if (await known()) return { kind: "accepted" };
+    if (refusal.kind !== "rejected") return refusal;
+    // A refusal of bytes at a nonce the node's pending count has passed: a transaction that is
+    // not these bytes holds the nonce, so sending it again cannot help. Looked up once more after
+    // the count, so a pool holding these very bytes is not taken for another transaction's.
+    const passed = (await transactionCount(rpcUrl, sender.address, "pending")) > sender.nonce;
+    return passed && !(await known()) ? { kind: "nonce_held" } : refusal;
   } catch {
     // No answer: the watcher finds out which transaction took a nonce; other refusals stand.
     return refusal.kind === "nonce_too_low" ? { kind: "transient" } : refusal;

@@ -6,7 +6,7 @@
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { encodeFunctionData, type Address, type Hex } from "viem";
+import { encodeFunctionData, toHex, type Address, type Hex } from "viem";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { watcherStub } from "../../src/durable-objects/stubs";
 import type { FaultRule, RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
@@ -276,6 +276,32 @@ describe("the node losing or stalling transactions", () => {
     expect(settled.transactionHash).not.toBe(tx.transactionHash);
     expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
     expect(await walletNonce()).toBe(nonceBefore + 1);
+  });
+
+  it("re-signs a claim under the next nonce when a transaction sent outside the service holds its nonce in the pool", async () => {
+    const nonceBefore = await walletNonce();
+    await pauseMining();
+    // The wallet's key used elsewhere: a pooled transaction at the service's next nonce, priced so
+    // far above the service's quote that the node refuses the claim as an underpriced replacement.
+    // (An earlier test raised the base fee: the price follows the pending block's.)
+    const wallet = project.walletAddress;
+    const { baseFeePerGas } = await chainClient().getBlock({ blockTag: "pending" });
+    const tip = 100n * GWEI;
+    await rpc("anvil_impersonateAccount", [wallet]);
+    const outside = await rpc<Hex>("eth_sendTransaction", [
+      { from: wallet, to: wallet, value: "0x0", nonce: toHex(nonceBefore), maxFeePerGas: toHex(4n * (baseFeePerGas ?? 0n) + tip), maxPriorityFeePerGas: toHex(tip) },
+    ]);
+    await rpc("anvil_stopImpersonatingAccount", [wallet]);
+    const { tx, tokenId } = await claimOne();
+    await resumeMining();
+    const settled = await waitForTransaction(tx.id, project.apiKey);
+    expect(settled.status).toBe("confirmed");
+    const [outsideSent, claimSent] = await Promise.all([outside, settled.transactionHash as Hex].map((hash) => chainClient().getTransaction({ hash })));
+    expect([outsideSent!.nonce, claimSent!.nonce]).toEqual([nonceBefore, nonceBefore + 1]);
+    expect((await ownerOf(contract, tokenId)).toLowerCase()).toBe(recipient.toLowerCase());
+    expect(await walletNonce()).toBe(nonceBefore + 2);
+    // The next claim takes the nonce after both.
+    await survivesFault([]);
   });
 
   it("finishes the job after every Durable Object restarts mid-flight", async () => {

@@ -167,12 +167,14 @@ export class SequencerCore {
       //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
       const outcome = await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
       if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
-      if (outcome.kind === "nonce_too_low") {
-        // Someone else used this nonce (a transaction sent outside the service; broadcastRaw saw it
-        // mined): nothing of ours can go out under it, and it is never handed out again.
+      if (outcome.kind === "nonce_too_low" || outcome.kind === "nonce_held") {
+        // Someone else used this nonce (a transaction sent outside the service, which broadcastRaw
+        // saw mined or holding the nonce in the node's pool): nothing of ours can go out under it,
+        // and it is never handed out again.
         const resynced = attempt < MAX_NONCE_RESYNCS && (await this.resynced(chain.rpcUrl, intent));
         if (!resynced) {
-          const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : "the node rejected the transaction: nonce too low";
+          const taken = outcome.kind === "nonce_too_low" ? "nonce too low" : "another pending transaction holds the nonce";
+          const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : `the node rejected the transaction: ${taken}`;
           return this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
         }
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
