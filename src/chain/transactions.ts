@@ -126,6 +126,12 @@ export async function blockNumber(rpcUrl: string): Promise<bigint> {
   return hexToBigInt(await publicClient(rpcUrl).request({ method: "eth_blockNumber" }));
 }
 
+/** The latest block's base fee (0 before London), with a plain request like `blockNumber`. */
+export async function latestBaseFee(rpcUrl: string): Promise<bigint> {
+  const block = await publicClient(rpcUrl).request({ method: "eth_getBlockByNumber", params: ["latest", false] });
+  return block?.baseFeePerGas ? hexToBigInt(block.baseFeePerGas) : 0n;
+}
+
 export async function nativeBalance(rpcUrl: string, address: string): Promise<bigint> {
   return retryRead(() => publicClient(rpcUrl).getBalance({ address: address as Address }));
 }

@@ -12,6 +12,7 @@ import { watcherStub } from "../../src/durable-objects/stubs";
 import type { FaultRule, RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
+import { until } from "../helpers/engine";
 import { runIndex } from "../helpers/indexer";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call } from "../helpers/http";
@@ -50,6 +51,27 @@ const pauseMining = () => rpc("evm_setIntervalMining", [0]);
 const resumeMining = () => rpc("evm_setIntervalMining", [1]);
 const GWEI = 1_000_000_000n;
 
+const watchedRecord = (id: string) =>
+  runInDurableObject(watcherStub(env, id), async (_instance, state) => (await state.storage.get<WatchedTransaction>("tx"))!);
+const changeWatchedRecord = (id: string, change: (record: WatchedTransaction) => WatchedTransaction) =>
+  runInDurableObject(watcherStub(env, id), async (_instance, state) => {
+    await state.storage.put("tx", change((await state.storage.get<WatchedTransaction>("tx"))!));
+  });
+/** Changes the record until the change holds: a poll under way may write the record back meanwhile. */
+const holdWatchedRecord = async (id: string, holds: (record: WatchedTransaction) => boolean, change: (record: WatchedTransaction) => WatchedTransaction) => {
+  const record = await until(
+    async () => {
+      await changeWatchedRecord(id, change);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      return watchedRecord(id);
+    },
+    holds,
+  );
+  expect(holds(record), `the change to ${id}'s record did not hold`).toBe(true);
+};
+/** ENGINE_MAX_BUMPS: a record with this many re-prices gets no more. */
+const maxBumps = Number(env.ENGINE_MAX_BUMPS);
+
 async function claimOne() {
   const claimed = await call("/v1/project-wallet/drops/claim", {
     secretKey: project.secretKey,
@@ -87,6 +109,9 @@ beforeAll(async () => {
 afterEach(async () => {
   await setFaults([]);
   await resumeMining();
+  // Tests raise the base fee up to 1000-fold; left there, the wallet soon cannot pay the next ones.
+  await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(GWEI)]);
+  await rpc("evm_mine", []);
 });
 
 describe("faults between the engine and the node", () => {
@@ -283,7 +308,6 @@ describe("the node losing or stalling transactions", () => {
     await pauseMining();
     // The wallet's key used elsewhere: a pooled transaction at the service's next nonce, priced so
     // far above the service's quote that the node refuses the claim as an underpriced replacement.
-    // (An earlier test raised the base fee: the price follows the pending block's.)
     const wallet = project.walletAddress;
     const { baseFeePerGas } = await chainClient().getBlock({ blockTag: "pending" });
     const tip = 100n * GWEI;
@@ -302,6 +326,65 @@ describe("the node losing or stalling transactions", () => {
     expect(await walletNonce()).toBe(nonceBefore + 2);
     // The next claim takes the nonce after both.
     await survivesFault([]);
+  });
+
+  it("does not re-price a transaction waiting behind an earlier nonce that is not mined", async () => {
+    const nonceBefore = await walletNonce();
+    await pauseMining();
+    const first = await claimOne();
+    // The first is priced out by a base-fee jump and, its re-pricing budget spent, stays so; the
+    // second is priced after the jump, so only the first keeps it from being mined.
+    await holdWatchedRecord(first.tx.id, (record) => record.bumps === maxBumps, (record) => ({ ...record, bumps: maxBumps }));
+    const firstCap = BigInt((await rpc<{ maxFeePerGas: Hex }>("eth_getTransactionByHash", [first.tx.transactionHash])).maxFeePerGas);
+    await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(firstCap * 50n)]);
+    await rpc("evm_mine", []);
+    // Past the sequencer's fee quote cache (1 s), so the second is quoted on the jumped base fee.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const second = await claimOne();
+    const secondCap = BigInt((await rpc<{ maxFeePerGas: Hex }>("eth_getTransactionByHash", [second.tx.transactionHash])).maxFeePerGas);
+    expect(secondCap).toBeGreaterThan(firstCap * 50n);
+    await resumeMining();
+    // Well past ENGINE_BUMP_AFTER_BLOCKS (2) blocks with both unmined and polled.
+    const head = await chainClient().getBlockNumber();
+    await until(() => chainClient().getBlockNumber(), (block) => block >= head + 5n);
+    expect(await walletNonce()).toBe(nonceBefore);
+    expect((await watchedRecord(second.tx.id)).hashes).toHaveLength(1);
+
+    const { baseFeePerGas } = await chainClient().getBlock({ blockTag: "latest" });
+    await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(firstCap / 4n)]);
+    const settled = await Promise.all([first, second].map(({ tx }) => waitForTransaction(tx.id, project.apiKey)));
+    expect(baseFeePerGas!, "the first stayed priced out").toBeGreaterThan(firstCap);
+    expect(settled.map(({ status, transactionHash }) => [status, transactionHash])).toEqual([
+      ["confirmed", first.tx.transactionHash],
+      ["confirmed", second.tx.transactionHash],
+    ]);
+    expect(await walletNonce()).toBe(nonceBefore + 2);
+  });
+
+  it("re-prices a filler past its re-pricing budget once the base fee rises past its fee cap", async () => {
+    const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
+    await pauseMining();
+    const { tx } = await claimOne();
+    await changeWatchedRecord(tx.id, (record) => ({ ...record, createdAt: record.createdAt - 3_600_000 }));
+    const filled = await until(() => watchedRecord(tx.id), (record) => record.filling === true);
+    expect(filled.filling, "the watcher filled the overdue transaction's nonce").toBe(true);
+    // As if the filler had been re-priced ENGINE_MAX_BUMPS times already.
+    await holdWatchedRecord(tx.id, (record) => record.bumps === maxBumps, (record) => ({ ...record, bumps: maxBumps }));
+    const firstFiller = filled.hashes.at(-1)!;
+    await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(BigInt(firstFiller.maxFeePerGas) * 50n)]);
+    await resumeMining();
+
+    const settled = await waitForTransaction(tx.id, project.apiKey);
+    expect(settled.status).toBe("failed");
+    const { hashes } = await watchedRecord(tx.id);
+    const receipts = await Promise.all(hashes.map((sent) => rpc("eth_getTransactionReceipt", [sent.hash])));
+    const mined = hashes.filter((_sent, i) => receipts[i] !== null);
+    expect(mined).toHaveLength(1);
+    expect(mined[0]!.purpose).toBe("fill");
+    expect(mined[0]!.hash).not.toBe(firstFiller.hash);
+    expect(BigInt(mined[0]!.maxFeePerGas)).toBeGreaterThan(BigInt(firstFiller.maxFeePerGas));
+    expect(await walletNonce()).toBe(nonceBefore + 1);
+    expect(await totalMinted()).toBe(mintedBefore);
   });
 
   it("finishes the job after every Durable Object restarts mid-flight", async () => {

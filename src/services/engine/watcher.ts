@@ -1,9 +1,9 @@
 // One poll of a pending transaction (thirdweb Engine's rule: reload state, exit unless still
 // pending). Finds the receipt of any hash the transaction has had, rebroadcasts bytes the node
-// lost, re-prices after `bumpAfterBlocks` blocks unmined, and after the deadline takes the
-// nonce with a 0-value self-transfer and ends `failed`.
+// lost, re-prices after `bumpAfterBlocks` blocks unmined (next in line, or priced out), and after
+// the deadline takes the nonce with a 0-value self-transfer and ends `failed`.
 import { erc721Transfers, isMint } from "../../chain/transfer-logs";
-import { blockNumber, broadcastRaw, nodeKnowsTransaction, receiptOrNull, transactionCount, type TransactionReceipt } from "../../chain/transactions";
+import { blockNumber, broadcastRaw, latestBaseFee, nodeKnowsTransaction, receiptOrNull, transactionCount, type TransactionReceipt } from "../../chain/transactions";
 import { getChain } from "../../lib/chains";
 import type { ServiceContext } from "../context";
 import { engineConfig } from "./config";
@@ -95,7 +95,8 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   if (found) return settle(ctx, record, settlementOf(record, found), sequencer, store);
 
   // The nonce went to a transaction we never signed (sent outside the service): ours can't land.
-  if ((await transactionCount(rpcUrl, record.walletAddress, "latest")) > record.nonce) {
+  const mined = await transactionCount(rpcUrl, record.walletAddress, "latest");
+  if (mined > record.nonce) {
     const again = await findReceipt(rpcUrl, record);
     if (again) return settle(ctx, record, settlementOf(record, again), sequencer, store);
     // Behind a load balancer the count and the receipt can come from nodes a block apart: a mined
@@ -120,12 +121,15 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   }
 
   const overdue = Date.now() - record.createdAt > config.failAfterMs;
-  const stalled = record.pendingSinceBlock !== null && head - record.pendingSinceBlock >= config.bumpAfterBlocks;
+  const waited = record.pendingSinceBlock !== null && head - record.pendingSinceBlock >= config.bumpAfterBlocks;
+  // Behind an earlier nonce of the wallet that is not mined yet, a higher price buys nothing (that
+  // one's watcher re-prices it) unless the base fee has risen past this one's fee cap too.
+  const stalled = waited && (mined === record.nonce || (await pricedOut(rpcUrl, record)));
   if (overdue && !record.filling) {
     record = await sequencer.fill(record);
     await store.save(record);
     await broadcastRaw(rpcUrl, record.raw, senderOf(record));
-  } else if ((stalled || underpriced) && record.bumps < config.maxBumps) {
+  } else if ((stalled || underpriced) && (record.bumps < config.maxBumps || (await fillerPricedOut(rpcUrl, record, underpriced)))) {
     record = await sequencer.bump(record);
     await store.save(record);
     // The record shows the latest hash of the intended transaction, never the filler's.
@@ -133,6 +137,22 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
     await broadcastRaw(rpcUrl, record.raw, senderOf(record));
   }
   return { record, nextPollInMs: pollDelay(config, record.polls) };
+}
+
+/**
+ * A filler past its re-pricing budget is still re-priced once the base fee has risen past its fee
+ * cap (the node refused it as underpriced, or holds it unminable): left as it is, it would keep
+ * every later transaction of the wallet waiting for the base fee to come back down. The budget
+ * bounds re-pricing that outbids the market, not re-pricing that follows it.
+ */
+async function fillerPricedOut(rpcUrl: string, record: WatchedTransaction, refusedAsUnderpriced: boolean): Promise<boolean> {
+  if (!record.filling) return false;
+  return refusedAsUnderpriced || (await pricedOut(rpcUrl, record));
+}
+
+/** Whether the latest block's base fee is above the transaction's fee cap: it cannot be mined as priced. */
+async function pricedOut(rpcUrl: string, record: WatchedTransaction): Promise<boolean> {
+  return (await latestBaseFee(rpcUrl)) > BigInt(record.maxFeePerGas);
 }
 
 /**
