@@ -420,7 +420,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare Seaport listings
-         * @description Builds Seaport 1.6 orders (with the drop's creator fee as a consideration item) and returns their EIP-712 typed data and Reservoir-style steps: `approve` (setApprovalForAll to Seaport) when needed, then `sign`. Drafts are kept for 1 h. The typed data has no `EIP712Domain` type (as ethers and viem expect; add it for a raw `eth_signTypedData_v4`). An order Seaport could not fill is a 400 on its item: a drop whose creator fee is 100 % (the seller would get 0), or an ERC20 listing of a drop whose fee goes to the zero address.
+         * @description Builds Seaport 1.6 orders (with the drop's creator fee as a consideration item) and returns their EIP-712 typed data and Reservoir-style steps: `approve` (setApprovalForAll to Seaport) when needed, then `sign`. Drafts are kept for 1 h. The typed data has no `EIP712Domain` type (as ethers and viem expect; add it for a raw `eth_signTypedData_v4`). An order Seaport could not fill is a 400 on its item: a badge drop's token (soulbound: transfers and approvals revert), a drop whose creator fee is 100 % (the seller would get 0), or an ERC20 listing of a drop whose fee goes to the zero address.
          */
         post: operations["prepareListings"];
         delete?: never;
@@ -440,7 +440,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a signed listing
-         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, a payment item of 0 (Seaport refuses to transfer nothing), an ERC20 payment to the zero address, an endTime in the past or not after startTime, an ERC1155 total below its quantity (a unit price of 0; the unit price is the total divided by the quantity, rounded down), a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter or an order cancelled, filled or partly filled on Seaport is a 422 `order_not_fillable`.
+         * @description Checks the signature, shape, expiry, counter, ownership and approval on-chain, then lists the order: only an order Seaport would fill is listed. Bad input is a 400 naming the field: a price of 0, a payment item of 0 (Seaport refuses to transfer nothing), an ERC20 payment to the zero address, an endTime in the past or not after startTime, an ERC1155 total below its quantity (a unit price of 0; the unit price is the total divided by the quantity, rounded down), a native payment item with a token or identifier, an ERC20 one with an identifier, a currency that is not an ERC20 (no `balanceOf`, or an NFT contract), a conduit that does not exist or has no open channel to Seaport. A stale counter, an order cancelled, filled or partly filled on Seaport, or a badge drop's token (soulbound: every transfer reverts) is a 422 `order_not_fillable`.
          */
         post: operations["submitOrder"];
         delete?: never;

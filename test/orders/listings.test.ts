@@ -366,6 +366,23 @@ describe("prepared listings (two steps)", () => {
     expect((await prepare({ chainId: 1868, offerer: holder.address, items: [native] })).status).toBe(200);
   });
 
+  it("refuses to prepare or list a badge drop's token: it is soulbound, so Seaport could never fill the order", async () => {
+    const badge = await deployConfirmedDrop(project, { name: "Badge", mode: "badge", metadataStorageType: "self-hosted", baseUri: "https://example.com/badge/" });
+    const holder = await freshWallet();
+    const [tokenId] = await claimConfirmed(project, { contractAddress: badge.contractAddress, recipientAddress: holder.address });
+    // The badge contract reverts approvals too, so an approve step could never succeed, and a
+    // signed listing is refused as unfillable, not as "not approved" (which asks for that step).
+    await expect(setApprovalForAll(holder, badge.contractAddress, seaport)).rejects.toThrow(/reverted/);
+
+    const prepared = expectEnvelope(await prepare({ chainId: 1868, offerer: holder.address, items: [{ contractAddress: badge.contractAddress, tokenId, unitPrice: "1000" }] }), 400, "validation_error");
+    expect(prepared.details).toEqual([{ path: "body.items.0.contractAddress", message: expect.stringContaining("soulbound") }]);
+    const parameters = listingComponents(holder.address, badge.contractAddress, tokenId!, 1000n);
+    const signature = await viemSignOrder(holder, parameters, { chainId: 1868, verifyingContract: seaport as Address });
+    const listed = expectEnvelope(await submit({ chainId: 1868, signature, parameters }), 422, "order_not_fillable");
+    expect(listed.message).toContain("soulbound");
+    expect((await call(`/v1/orders/${orderHashOf(canonicalOrder(parameters))}`, { apiKey: project.apiKey })).status).toBe(404);
+  });
+
   it("refuses an ERC1155 listing whose total price does not fit in uint256", async () => {
     const holder = await freshWallet();
     const multi = await erc1155Holding(holder, 2n);

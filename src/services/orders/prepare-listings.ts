@@ -11,6 +11,7 @@ import { AppError, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { saveDraft } from "./drafts";
 import { checksummedOrder } from "./order-view";
+import { SOULBOUND_REFUSAL } from "./soulbound";
 import { MAX_UINT256 } from "../../lib/uint256";
 
 export interface ListingItemInput {
@@ -75,6 +76,8 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
       .where(and(eq(collections.chainId, chain.chainId), eq(collections.contractAddress, item.contractAddress)))
       .get();
     if (!collection) throw new AppError("not_found", `${at}.contractAddress: collection not found`, [{ path: `${at}.contractAddress`, message: "not a known collection" }]);
+    const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
+    if (drop?.mode === "badge") throw validationError(`${at}.contractAddress`, SOULBOUND_REFUSAL);
     const quantity = BigInt(item.quantity);
     if (collection.schema === "ERC721" && quantity !== 1n) throw validationError(`${at}.quantity`, "must be 1 for an ERC721 token");
     if (quantity === 0n) throw validationError(`${at}.quantity`, "must be at least 1");
@@ -89,7 +92,6 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
     if (!owns) throw new AppError("not_token_owner", `${at}: the offerer does not own token ${item.tokenId}`, [{ path: `${at}.tokenId`, message: "not owned by the offerer" }]);
     if (!(await canOperate(chain.rpcUrl, item.contractAddress, offerer, chain.seaportAddress))) needsApproval.add(item.contractAddress);
 
-    const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
     const fee = drop ? (total * BigInt(drop.creatorFeeBps)) / 10_000n : 0n;
     // Seaport refuses a payment of 0 (MissingItemAmount): a 100 % fee leaves the seller's item empty.
     if (fee === total) throw validationError(`${at}.contractAddress`, "the drop's creator fee is 100 %: the seller's payment would be 0, which Seaport cannot fill");

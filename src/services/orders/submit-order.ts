@@ -13,6 +13,7 @@ import { loadDraft } from "./drafts";
 import { canonicalOrder, summarizeListing, type OrderSummary } from "./order-shape";
 import { orderView, type OrderView } from "./order-view";
 import { priceSortKey } from "./price-sort";
+import { isBadgeDrop, SOULBOUND_REFUSAL } from "./soulbound";
 
 /** The latest instant a Date holds; Seaport times may lie beyond it. */
 const MAX_DATE_MS = 8.64e15;
@@ -92,6 +93,7 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
     .where(and(eq(collections.chainId, chain.chainId), eq(collections.contractAddress, summary.contract)))
     .get();
   if (!collection) throw notFound("collection (register the contract before listing its tokens)");
+  if (await isBadgeDrop(ctx, collection.dropId)) throw new AppError("order_not_fillable", SOULBOUND_REFUSAL);
   // A prepared draft's fields are not in the body: its errors point at the hash that names it.
   const fieldPath = (field: string) => ("orderHash" in input ? "body.orderHash" : `body.parameters.${field}`);
   // Bad input by the marketplace issue's list (400), like prepare's past endTime.
