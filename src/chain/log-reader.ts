@@ -1,6 +1,7 @@
 // The indexer's reads: head block, eth_getLogs over tracked contracts, block times. Failures
 // leave as typed errors (classified by viem error type, never by message text).
 import { BaseError, BlockNotFoundError, formatLog, HttpRequestError, RpcRequestError, TimeoutError, toHex, type Log, type RpcLog } from "viem";
+import { NOT_FINAL_RPC_CODES } from "./busy-node";
 import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
 import { blockNumber } from "./transactions";
@@ -31,16 +32,20 @@ export class RangeRejectedError extends Error {
   }
 }
 
+/** EIP-1474's "limit exceeded": for a log read, the node's cap on blocks or results. */
+const LIMIT_EXCEEDED = -32005;
+
 /**
  * `rejected`: the node answered with a JSON-RPC error (-32005 limit exceeded, -32602, -32000…
- * depending on the provider). `unavailable`: no answer (network, timeout, HTTP error) or a
- * node-internal -32603.
+ * depending on the provider): for a log read, a range or result too large. `unavailable`: no
+ * answer (network, timeout, HTTP error), or one saying the node could not serve the call now
+ * (busy-node.ts), which a smaller range would not help.
  */
 export function classifyReadError(error: unknown): "rejected" | "unavailable" {
   if (!(error instanceof BaseError)) return "unavailable";
   if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) return "unavailable";
   const rpc = error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
-  return rpc && rpc.code !== -32603 ? "rejected" : "unavailable";
+  return rpc && (rpc.code === LIMIT_EXCEEDED || !NOT_FINAL_RPC_CODES.has(rpc.code)) ? "rejected" : "unavailable";
 }
 
 async function unavailableOnError<T>(what: string, read: () => Promise<T>): Promise<T> {

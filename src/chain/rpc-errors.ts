@@ -20,6 +20,7 @@ import {
   type Hex,
 } from "viem";
 import { getNodeError } from "viem/utils";
+import { NOT_FINAL_RPC_CODES } from "./busy-node";
 
 export type BroadcastOutcome =
   | { kind: "accepted" }
@@ -48,8 +49,8 @@ export function classifyBroadcastError(error: unknown): BroadcastOutcome {
   if (nodeError.walk((e) => e instanceof NonceTooHighError)) return { kind: "transient" };
   if (nodeError.walk((e) => e instanceof IntrinsicGasTooLowError)) return { kind: "rejected", reason: "intrinsic gas too low" };
   const rpc = error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
-  // A JSON-RPC error object is the node's answer; -32603 (internal) and -32005 (limit) are not final.
-  if (rpc && rpc.code !== -32603 && rpc.code !== -32005) return { kind: "rejected", reason: rpc.shortMessage };
+  // A JSON-RPC error object is the node's answer, unless its code says it could not serve the call.
+  if (rpc && !NOT_FINAL_RPC_CODES.has(rpc.code)) return { kind: "rejected", reason: rpc.shortMessage };
   return { kind: "transient" };
 }
 
@@ -98,7 +99,7 @@ export function classifySimulationError(error: unknown, abi?: Abi): SimulationFa
   const rpc = error.walk((e) => e instanceof RpcRequestError) as RpcRequestError | null;
   if (rpc && rpc.code === 3) return { kind: "reverted", message: rpc.shortMessage };
   if (getNodeError(error, {}).walk((e) => e instanceof InsufficientFundsError)) return { kind: "insufficient_funds" };
-  if (rpc && rpc.code !== -32603 && rpc.code !== -32005) return { kind: "reverted", message: rpc.shortMessage };
+  if (rpc && !NOT_FINAL_RPC_CODES.has(rpc.code)) return { kind: "reverted", message: rpc.shortMessage };
   // A contract read whose call succeeded failed afterwards: the node answered with data that
   // does not decode as the ABI says (too short, or a uint8 beyond 2^53), so not this interface.
   if (error instanceof ContractFunctionExecutionError && !error.walk((e) => e instanceof CallExecutionError)) {

@@ -24,7 +24,9 @@ import { SEAPORT_EIP712_TYPES } from "./seaport-types";
 export const ITEM_TYPE = { NATIVE: 0, ERC20: 1, ERC721: 2, ERC1155: 3 } as const;
 export const ORDER_TYPE = { FULL_OPEN: 0, PARTIAL_OPEN: 1 } as const;
 export const ZERO_BYTES32 = `0x${"00".repeat(32)}` as const;
-const EIP1271_MAGIC = "0x1626ba7e";
+/** Seaport compares the answer's whole first word with the selector, left-aligned and zero-padded. */
+const EIP1271_MAGIC_WORD = `0x1626ba7e${"00".repeat(28)}`;
+const isValidSignatureAbi = parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]);
 
 export { SEAPORT_EIP712_TYPES };
 
@@ -150,15 +152,15 @@ export async function offererSignature(rpcUrl: string, chainId: number, seaport:
   const code = await retryRead(() => client.getCode({ address: order.offerer as Address }));
   if (!code || code === "0x" || !/^0x([0-9a-fA-F]{2})*$/.test(signature)) return null;
   try {
-    const magic = await retryRead(() =>
-      client.readContract({
-        address: order.offerer as Address,
-        abi: parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]),
-        functionName: "isValidSignature",
-        args: [digest, signature as Hex],
+    // A raw call: decoded as bytes4, an answer with anything after the selector would pass here
+    // and fail in Seaport (BadContractSignature).
+    const { data } = await retryRead(() =>
+      client.call({
+        to: order.offerer as Address,
+        data: encodeFunctionData({ abi: isValidSignatureAbi, functionName: "isValidSignature", args: [digest, signature as Hex] }),
       }),
     );
-    return magic.toLowerCase() === EIP1271_MAGIC ? (signature.toLowerCase() as Hex) : null;
+    return data?.slice(0, 66).toLowerCase() === EIP1271_MAGIC_WORD ? (signature.toLowerCase() as Hex) : null;
   } catch (error) {
     // The wallet's answer (a revert, no such function) is a "no"; no answer at all is not.
     if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError("isValidSignature failed", { cause: error });

@@ -173,6 +173,19 @@ describe("faults between the engine and the node", () => {
     ]);
   });
 
+  it("retries a gas estimate the provider answered as overloaded, and answers 502, not a revert's 422, while it stays so", async () => {
+    // A rate limit or an overload is not the node's view of the transaction.
+    await survivesFault([{ method: "eth_estimateGas", action: "answer-error", error: { code: -32002, message: "resource unavailable" }, times: 1 }]);
+    await setFaults([{ method: "eth_estimateGas", action: "answer-error", error: { code: 429, message: "Too Many Requests" }, times: 3 }]);
+    const claimed = await call("/v1/project-wallet/drops/claim", {
+      secretKey: project.secretKey,
+      body: { contractAddress: contract, recipientAddress: recipient, quantity: 1 },
+    });
+    const { stats } = await setFaults([]);
+    expect([claimed.status, claimed.body.error?.code]).toEqual([502, "chain_unavailable"]);
+    expect(stats.erredByMethod.eth_estimateGas).toBeGreaterThanOrEqual(4);
+  });
+
   it("answers 502 chain_unavailable, takes no nonce and keeps no record when the node stays unreachable", async () => {
     const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
     const transactionsRecorded = async () => (await call("/v1/transactions", { apiKey: project.apiKey })).body.pagination.total as number;

@@ -190,3 +190,19 @@ describe("a block the node refuses even for one address (a provider's cap on res
   });
 });
 
+
+describe("a provider that answers eth_getLogs as rate limited (HTTP 429 in the JSON-RPC body)", () => {
+  it("stops the run as unavailable, for the next run to try again, instead of splitting the range into more calls", async () => {
+    const head = Number(await chainClient().getBlockNumber());
+    let logCalls = 0;
+    interceptFetch(async ({ body }, pass) => {
+      const request = body ? (JSON.parse(body) as { id: number; method: string }) : null;
+      if (request?.method !== "eth_getLogs") return pass();
+      logCalls++;
+      return Response.json({ jsonrpc: "2.0", id: request.id, error: { code: 429, message: "Too Many Requests" } });
+    });
+    const read = new RunState(indexerConfig(env), Date.now()).read(getChain(env, 1868).rpcUrl, [seaportAddress().toLowerCase()], Math.max(0, head - 16), head);
+    await expect(read).rejects.toBeInstanceOf(ChainUnavailableError);
+    expect(logCalls).toBe(1);
+  });
+});

@@ -271,6 +271,19 @@ describe("prepared listings (two steps)", () => {
     expect(listed.body.parameters).toEqual(typedData.message);
   });
 
+  it("asks for no approval when the ERC721 token alone is approved to Seaport", async () => {
+    const holder = await freshWallet();
+    const [tokenId] = await claimConfirmed(project, { contractAddress: drop.contractAddress, recipientAddress: holder.address });
+    await holder.send({ to: drop.contractAddress, data: encodeFunctionData({ abi: parseAbi(["function approve(address, uint256)"]), functionName: "approve", args: [seaport as Address, BigInt(tokenId!)] }) });
+
+    const prepared = await prepare({ chainId: 1868, offerer: holder.address, items: [{ contractAddress: drop.contractAddress, tokenId, unitPrice: "1000" }] });
+    expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
+    expect(prepared.body.steps.map((step: { id: string }) => step.id)).toEqual(["sign"]);
+    const [{ orderHash, typedData }] = prepared.body.orders;
+    const listed = await submit({ signature: await viemSignOrder(holder, typedData.message, { chainId: 1868, verifyingContract: seaport }), orderHash });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+  });
+
   it("keeps a prepared order for its project for one hour; to others, and once KV has let it expire, its hash is a 404", async () => {
     const prepared = await prepare({ chainId: 1868, offerer: seller2.address, items: [{ contractAddress: drop.contractAddress, tokenId: "6", unitPrice: "1000" }] });
     expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
@@ -433,6 +446,14 @@ describe("a contract wallet as offerer (EIP-1271)", () => {
     const listed = await submit({ signature: `0x${"11".repeat(65)}`, parameters: order, chainId: 1868 });
     expect(listed.status, JSON.stringify(listed.body)).toBe(201);
     expect(listed.body).toMatchObject({ offerer: wallet, status: "active" });
+  });
+
+  it("refuses the signature when the wallet's answer has anything after the magic value in its word", async () => {
+    // Seaport compares the whole first word of the answer (BadContractSignature otherwise); read
+    // as a bytes4, this answer would look like a yes.
+    const wallet = getAddress(await contractAnswering(`1626ba7e${"00".repeat(27)}01`));
+    const order = listingComponents(wallet.toLowerCase(), drop.contractAddress, "1", ETHER / 9n);
+    expectEnvelope(await submit({ signature: `0x${"11".repeat(65)}`, parameters: order, chainId: 1868 }), 422, "invalid_signature");
   });
 });
 

@@ -90,7 +90,9 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
         ? (await erc721OwnerOf(chain.rpcUrl, item.contractAddress, item.tokenId)) === offerer
         : (await erc1155BalanceOf(chain.rpcUrl, item.contractAddress, offerer, item.tokenId)) >= quantity;
     if (!owns) throw new AppError("not_token_owner", `${at}: the offerer does not own token ${item.tokenId}`, [{ path: `${at}.tokenId`, message: "not owned by the offerer" }]);
-    if (!(await canOperate(chain.rpcUrl, item.contractAddress, offerer, chain.seaportAddress))) needsApproval.add(item.contractAddress);
+    // An ERC721 token approved to Seaport on its own needs no blanket approval (submit accepts either).
+    const tokenForApproval = collection.schema === "ERC721" ? item.tokenId : undefined;
+    if (!(await canOperate(chain.rpcUrl, item.contractAddress, offerer, chain.seaportAddress, tokenForApproval))) needsApproval.add(item.contractAddress);
 
     const fee = drop ? (total * BigInt(drop.creatorFeeBps)) / 10_000n : 0n;
     // Seaport refuses a payment of 0 (MissingItemAmount): a 100 % fee leaves the seller's item empty.
