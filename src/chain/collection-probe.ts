@@ -2,6 +2,7 @@
 import { parseAbi, toHex, type Address } from "viem";
 import { publicClient } from "./client";
 import { ChainUnavailableError } from "./chain-unavailable";
+import { busyAnswer } from "./busy-node";
 import { noAnswer, retryRead } from "./read-retry";
 import { classifySimulationError } from "./rpc-errors";
 
@@ -45,7 +46,8 @@ export async function detectNftSchema(rpcUrl: string, address: string): Promise<
  * tokenURI (ERC-721) or uri (ERC-1155, with the standard's `{id}` placeholder filled in), or
  * null when the contract reverts, answers "" or takes too long: one token's URI must not stop
  * indexing. When the node never answered (connection failed, gateway HTTP error such as a rate
- * limit) after the read's retries, it is a ChainUnavailableError instead: the mint is applied
+ * limit) or only said it was busy (busy-node.ts) after the read's retries, it is a
+ * ChainUnavailableError instead: the mint is applied
  * once, so a null written for a blip would stay null; the range is read again next run.
  */
 export async function tokenUriOf(rpcUrl: string, contract: string, schema: "ERC721" | "ERC1155", tokenId: string): Promise<string | null> {
@@ -58,7 +60,7 @@ export async function tokenUriOf(rpcUrl: string, contract: string, schema: "ERC7
     const template = await retryRead(() => client.readContract({ address: contract as Address, abi: probeAbi, functionName: "uri", args: [id] }));
     return template ? template.replaceAll("{id}", toHex(id, { size: 32 }).slice(2)) : null;
   } catch (error) {
-    if (noAnswer(error)) throw new ChainUnavailableError(`${schema === "ERC721" ? "tokenURI" : "uri"} failed`, { cause: error });
+    if (noAnswer(error) || busyAnswer(error)) throw new ChainUnavailableError(`${schema === "ERC721" ? "tokenURI" : "uri"} failed`, { cause: error });
     return null;
   }
 }

@@ -193,26 +193,31 @@ describe("indexing registered collections", () => {
 describe("transfers applied out of chain order", () => {
   const seaport = () => (JSON.parse(env.CHAINS) as Record<string, { seaportAddress: string }>)["1868"]!.seaportAddress as Address;
 
-  it("reads a minted token's URI again next run when the node did not answer, instead of keeping none", async () => {
+  it("reads a minted token's URI again next run when the node did not answer or only said it was busy, instead of keeping none", async () => {
     const owner = await fundedAccount();
     const multi = await deployer.deploy(testErc1155Abi as Abi, testErc1155Bytecode);
     expect((await register({ contractAddress: multi.address, slug: "uri-blip" })).status).toBe(201);
-    await deployer.send({ to: multi.address, data: encodeFunctionData({ abi: testErc1155Abi, functionName: "mint", args: [owner.account.address, 21n, 1n] }) });
-    await nextBlock();
-
-    // uri(21) gets no answer (the connection drops) for this run.
     const uriSelector = toFunctionSelector("function uri(uint256)").slice(2);
-    interceptFetch(async ({ body }, pass) => {
-      if (body?.includes('"eth_call"') && body.includes(uriSelector)) throw new TypeError("Network connection lost.");
-      return pass();
-    });
-    const blip = await call("/v1/admin/index", { method: "POST", admin: true }).finally(() => vi.restoreAllMocks());
-    // The answer says which read of which chain failed.
-    expect(expectEnvelope(blip, 502, "chain_unavailable").message).toContain("chain 1868: uri failed");
+    // For one run, every uri() read of the newly minted token meets the blip.
+    const blips: [number, (requestId: number) => Promise<Response>][] = [
+      [21, async () => Promise.reject(new TypeError("Network connection lost."))],
+      [22, async (requestId) => Response.json({ jsonrpc: "2.0", id: requestId, error: { code: 429, message: "Too Many Requests" } })],
+    ];
+    for (const [tokenId, blip] of blips) {
+      await deployer.send({ to: multi.address, data: encodeFunctionData({ abi: testErc1155Abi, functionName: "mint", args: [owner.account.address, BigInt(tokenId), 1n] }) });
+      await nextBlock();
+      interceptFetch(async ({ body }, pass) => {
+        if (body?.includes('"eth_call"') && body.includes(uriSelector)) return blip((JSON.parse(body) as { id: number }).id);
+        return pass();
+      });
+      const blipped = await call("/v1/admin/index", { method: "POST", admin: true }).finally(() => vi.restoreAllMocks());
+      // The answer says which read of which chain failed.
+      expect(expectEnvelope(blipped, 502, "chain_unavailable").message, `token ${tokenId}`).toContain("chain 1868: uri failed");
 
-    await runIndex();
-    const asset = await call(`/v1/assets/1868/${multi.address}/21`, { apiKey: project.apiKey });
-    expect(asset.body).toMatchObject({ tokenUri: `https://example.test/1155/${(21).toString(16).padStart(64, "0")}.json` });
+      await runIndex();
+      const asset = await call(`/v1/assets/1868/${multi.address}/${tokenId}`, { apiKey: project.apiKey });
+      expect(asset.body).toMatchObject({ tokenUri: `https://example.test/1155/${tokenId.toString(16).padStart(64, "0")}.json` });
+    }
   });
 
   it("keeps a buy's new owner when the indexer later applies the token's earlier transfers", async () => {
