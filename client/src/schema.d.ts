@@ -380,7 +380,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer native currency or an ERC20
-         * @description Sends from the project wallet after checking its balance (422 insufficient_funds).
+         * @description Sends from the project wallet after checking its balance (422 insufficient_funds). A recipient of the zero address is a 400: the amount would be burned.
          */
         post: operations["transfer"];
         delete?: never;
@@ -504,7 +504,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`, `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h (a 429's or 503's `Retry-After` is honoured when longer than the backoff step, up to 6 h). Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on `body.url`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an `Idempotency-Key`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
+         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (after a rotation, for a while, a second `v1` made with the previous secret: accept a request when any `v1` matches), `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h (a 429's or 503's `Retry-After` is honoured when longer than the backoff step, up to 6 h). Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on `body.url`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an `Idempotency-Key`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -567,6 +567,26 @@ export interface paths {
          * @description Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.
          */
         post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Derives a new signing secret (`secretVersion` + 1) and shows it once. For `keepPreviousForSeconds` (default 86400, at most 604800; 0 stops it at once) deliveries carry two signatures, `t=…,v1=<new>,v1=<previous>`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. Of two rotations sent together one gets 409 `conflict`; a deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first response, the same secret included (derived again, never stored).
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1054,7 +1074,7 @@ export interface components {
             metadataStorageType?: "s3" | "metadata-api" | "self-hosted";
             /**
              * Format: uri
-             * @description Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored
+             * @description An http(s), ipfs:// or ar:// URL. Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored
              */
             baseUri?: string;
         };
@@ -1382,6 +1402,17 @@ export interface components {
             id: string;
             url: string;
             events: ("transaction.pending" | "transaction.confirmed" | "transaction.reverted" | "transaction.failed" | "order.filled")[];
+            /**
+             * @description Which signing secret is current: 1 at registration, +1 per rotation
+             * @example 1
+             */
+            secretVersion: number;
+            /**
+             * Format: date-time
+             * @description Until when deliveries also carry a signature with the previous secret; null when they do not
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            previousSecretExpiresAt: string | null;
             /**
              * Format: date-time
              * @example 2026-11-21T12:00:00.000Z
@@ -4581,6 +4612,8 @@ export interface operations {
                      *             "transaction.confirmed",
                      *             "transaction.failed"
                      *           ],
+                     *           "secretVersion": 1,
+                     *           "previousSecretExpiresAt": null,
                      *           "createdAt": "2026-11-21T12:00:00.000Z"
                      *         }
                      *       ]
@@ -4674,6 +4707,8 @@ export interface operations {
                      *         "transaction.confirmed",
                      *         "transaction.failed"
                      *       ],
+                     *       "secretVersion": 1,
+                     *       "previousSecretExpiresAt": null,
                      *       "createdAt": "2026-11-21T12:00:00.000Z",
                      *       "secret": "whsec_q3Jt0f9yVhQ2mB8cX4nZ7pL1sK6dR5wA0eU3iO9gT2"
                      *     }
@@ -5007,6 +5042,132 @@ export interface operations {
             };
             /** @description Error: conflict, idempotency_conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request with this key */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description A UUID, any case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description How long the previous secret keeps signing deliveries */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "keepPreviousForSeconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    keepPreviousForSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new secret, shown only in this response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6c5d4e3f-2a1b-4c9d-8e7f-0a1b2c3d4e5f",
+                     *       "url": "https://hooks.acme.example.net/mintyard",
+                     *       "events": [
+                     *         "transaction.confirmed",
+                     *         "transaction.failed"
+                     *       ],
+                     *       "secretVersion": 2,
+                     *       "previousSecretExpiresAt": "2026-11-21T12:00:04.000Z",
+                     *       "createdAt": "2026-11-21T12:00:00.000Z",
+                     *       "secret": "whsec_Z8pR2vN5xK1cT7yB4mQ9wE3hJ6uA0sD2fG5lO8iV1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: conflict, idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -406,6 +406,10 @@ export const webhookEndpoints = sqliteTable(
     url: text("url").notNull(),
     /** JSON array of event names. */
     events: text("events").notNull(),
+    /** Which derived signing secret is current: 1 at registration, +1 per rotation (signing.ts). */
+    secretVersion: integer("secret_version").notNull().default(1),
+    /** Until when deliveries are also signed with the previous version's secret; null: not at all. */
+    previousSecretUntil: integer("previous_secret_until", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
   },

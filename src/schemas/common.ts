@@ -224,3 +224,24 @@ export const LimitQuery = limitQuery(100, 20);
 export const PaginationSchema = z
   .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() })
   .openapi("Pagination");
+
+const LINK_PROTOCOLS = /^(https?|ipfs|ar)$/;
+const INLINE_MEDIA = /^data:(image|video)\//i;
+
+/**
+ * A link stored for others to follow: http(s), ipfs:// or ar://. Not javascript:, file: or
+ * data:text/html: what one project stores reaches every marketplace page that shows its tokens.
+ */
+export const LinkUrl = z.url({ protocol: LINK_PROTOCOLS, error: "must be an http(s), ipfs:// or ar:// URL" }).max(2048);
+
+/** An image or video: a link as LinkUrl, or inline as a data:image/… or data:video/… URL (on-chain SVG). */
+export const MediaUrl = z
+  .url({ error: "must be an http(s), ipfs:// or ar:// URL, or a data:image/… or data:video/… URL" })
+  .max(2048)
+  // Not a URL at all is the check above's issue alone.
+  .refine((value) => {
+    const url = URL.parse(value);
+    return url === null || INLINE_MEDIA.test(value) || LINK_PROTOCOLS.test(url.protocol.slice(0, -1));
+  }, {
+    error: "must be an http(s), ipfs:// or ar:// URL, or a data:image/… or data:video/… URL",
+  });

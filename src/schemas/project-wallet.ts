@@ -1,6 +1,6 @@
 // Request bodies of the project-wallet endpoints (DESIGN §4), strict: unknown fields are 400.
 import { z } from "@hono/zod-openapi";
-import { AddressInput, PositiveUintString, Uuid } from "./common";
+import { AddressInput, LinkUrl, PositiveUintString, Uuid } from "./common";
 import { jsonByteSize } from "./json-bounds";
 import { TokenMetadataSchema } from "./resources";
 
@@ -39,11 +39,8 @@ export const DeployDropBody = z
     creatorFeeBps: z.number().int().min(0).max(10_000).optional().openapi({ description: "0..10000; default 0" }),
     projectId: ProjectIdBody,
     metadataStorageType: z.enum(["s3", "metadata-api", "self-hosted"]).default("s3"),
-    baseUri: z
-      .url()
-      .max(2048)
-      .optional()
-      .openapi({ description: "Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored" }),
+    baseUri: LinkUrl.optional()
+      .openapi({ description: "An http(s), ipfs:// or ar:// URL. Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored" }),
   })
   .superRefine((body, ctx) => {
     if (body.metadataStorageType === "self-hosted" && !body.baseUri) {
@@ -122,6 +119,8 @@ export const TransferBody = z
   .superRefine((body, ctx) => {
     if (body.type === "erc20" && !body.tokenAddress) ctx.addIssue({ code: "custom", path: ["tokenAddress"], message: "required when type is erc20" });
     if (body.type === "native" && body.tokenAddress) ctx.addIssue({ code: "custom", path: ["tokenAddress"], message: "only allowed when type is erc20" });
+    // As for claims: nobody holds the zero address's key, so the amount would be burned.
+    if (/^0x0{40}$/i.test(body.recipientAddress)) ctx.addIssue({ code: "custom", path: ["recipientAddress"], message: "cannot be the zero address (the amount would be burned)" });
   })
   .openapi("TransferRequest", { example: { type: "native", chainId: 1868, recipientAddress: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", amount: "1000000000000000" } });
 

@@ -1,7 +1,7 @@
 // Resource shapes of the interface (seed) with the design's decisions (DESIGN §4).
 import { z } from "@hono/zod-openapi";
 import { JSON_DEPTH_MESSAGE, jsonByteSize, MAX_JSON_DEPTH, withinJsonDepth } from "./json-bounds";
-import { Address, IsoDateTime, Uuid } from "./common";
+import { Address, IsoDateTime, LinkUrl, MediaUrl, Uuid } from "./common";
 
 export const ListingSchema = z
   .object({
@@ -118,9 +118,9 @@ export const TokenMetadataSchema = z
   .strictObject({
     name: z.string().min(1).max(500),
     description: z.string().max(10_000).optional(),
-    image: z.url().max(2048).optional(),
-    animationUrl: z.url().max(2048).optional(),
-    externalUrl: z.url().max(2048).optional(),
+    image: MediaUrl.optional(),
+    animationUrl: MediaUrl.optional(),
+    externalUrl: LinkUrl.optional(),
     attributes: z.array(TokenAttributeSchema).max(200).optional(),
     properties: z.record(z.string(), z.unknown()).refine(withinJsonDepth, JSON_DEPTH_MESSAGE).optional(),
   })
@@ -131,7 +131,9 @@ export const TokenMetadataSchema = z
       ctx.addIssue({ code: "custom", path: [], message: `is ${bytes} bytes as JSON; at most ${MAX_TOKEN_METADATA_BYTES}` });
     }
   })
-  .openapi("TokenMetadata", { description: `OpenSea-style token metadata, at most ${MAX_TOKEN_METADATA_BYTES} bytes as JSON` });
+  .openapi("TokenMetadata", {
+    description: `OpenSea-style token metadata, at most ${MAX_TOKEN_METADATA_BYTES} bytes as JSON. \`externalUrl\` is an http(s), ipfs:// or ar:// URL; \`image\` and \`animationUrl\` may also be data:image/… or data:video/… URLs (javascript:, file: or data:text/html are a 400: these links reach every page that shows the token).`,
+  });
 
 export type Listing = z.infer<typeof ListingSchema>;
 export type Collection = z.infer<typeof CollectionSchema>;

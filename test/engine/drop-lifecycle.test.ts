@@ -87,7 +87,10 @@ describe("deploy → claim → read back", () => {
     const [nonceBefore, recordedBefore] = [await pendingNonce(), await recorded()];
     const cases: [Record<string, unknown>, string][] = [
       [{ name: "x", metadataStorageType: "self-hosted" }, "body.baseUri"],
+      // Written on chain as every tokenURI's prefix, for good.
+      [{ name: "x", metadataStorageType: "self-hosted", baseUri: "javascript:alert(1)//" }, "body.baseUri"],
       [{ name: "x" }, "body.defaultTokenMetadata"],
+      [{ name: "x", defaultTokenMetadata: { name: "x", externalUrl: "data:text/html,<script>alert(1)</script>" } }, "body.defaultTokenMetadata.externalUrl"],
       [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", creatorFeeBps: 10001 }, "body.creatorFeeBps"],
       [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", mode: "gold" }, "body.mode"],
       [{ name: "x", metadataStorageType: "self-hosted", baseUri: "https://e.com/", whitelist: `${recipient},1,0\nnope,1,0` }, "body.whitelist"],

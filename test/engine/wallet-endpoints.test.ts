@@ -36,6 +36,10 @@ describe("claim", () => {
       [{ ...base, quantity: 1.5 }, "body.quantity"],
       [{ ...base, quantity: 2, overrideMetadata: [{ name: "only one" }] }, "body.overrideMetadata"],
       [{ ...base, overrideMetadata: [{ description: "no name" }] }, "body.overrideMetadata.0.name"],
+      // Links other projects' pages will show: no javascript:, file: or data:text/html.
+      [{ ...base, overrideMetadata: [{ name: "x", externalUrl: "javascript:alert(1)" }] }, "body.overrideMetadata.0.externalUrl"],
+      [{ ...base, overrideMetadata: [{ name: "x", image: "data:text/html,<script>alert(1)</script>" }] }, "body.overrideMetadata.0.image"],
+      [{ ...base, overrideMetadata: [{ name: "x", animationUrl: "file:///etc/passwd" }] }, "body.overrideMetadata.0.animationUrl"],
       [{ ...base, chainId: "1868" }, "body.chainId"],
       [{ ...base, extra: true }, "body.extra"],
     ];
@@ -235,6 +239,8 @@ describe("transfer", () => {
     expectEnvelope(await transfer({ type: "erc20", recipientAddress: to, amount: "1" }), 400, "validation_error");
     expectEnvelope(await transfer({ type: "btc", recipientAddress: to, amount: "1" }), 400, "validation_error");
     expectEnvelope(await transfer({ type: "erc20", recipientAddress: to, amount: "1", tokenAddress: to }), 400, "validation_error");
+    const burned = expectEnvelope(await transfer({ type: "native", recipientAddress: "0x0000000000000000000000000000000000000000", amount: "1" }), 400, "validation_error");
+    expect(burned.details).toEqual([{ path: "body.recipientAddress", message: expect.stringContaining("zero address") }]);
   });
 });
 

@@ -29,3 +29,18 @@ export async function queuedDelivery(endpointId: string, projectId: string, ageM
     .run();
   return payload.id;
 }
+
+/**
+ * The receiver side of the signature scheme, written independently of the service's code: the
+ * request is genuine when any `v1` of the header is the HMAC of "<t>.<body>" under `secret`.
+ */
+export async function verifySignature(secret: string, header: string, body: string): Promise<boolean> {
+  const parts = header.split(",").map((part) => part.split("=") as [string, string]);
+  const timestamp = parts.find(([name]) => name === "t")?.[1];
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  for (const [, signature] of parts.filter(([name]) => name === "v1")) {
+    const mac = Uint8Array.from(signature.match(/../g)!.map((byte) => parseInt(byte, 16)));
+    if (await crypto.subtle.verify("HMAC", key, mac, new TextEncoder().encode(`${timestamp}.${body}`))) return true;
+  }
+  return false;
+}

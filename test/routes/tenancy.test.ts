@@ -104,6 +104,13 @@ const crossTenant: Case[] = [
     code: "not_found",
   },
   {
+    operation: "POST /v1/webhooks/{id}/rotate-secret",
+    path: () => `/v1/webhooks/${bWebhookId}/rotate-secret`,
+    options: () => ({ method: "POST", secretKey: a.secretKey }),
+    status: 404,
+    code: "not_found",
+  },
+  {
     operation: "GET /v1/webhooks",
     path: () => "/v1/webhooks",
     options: () => withA(),
@@ -132,6 +139,13 @@ const wrongKind: Case[] = [
     status: 403,
     code: "forbidden",
   },
+  {
+    operation: "POST /v1/webhooks/{id}/rotate-secret (B's publishable key)",
+    path: () => `/v1/webhooks/${bWebhookId}/rotate-secret`,
+    options: () => ({ method: "POST", apiKey: b.apiKey }),
+    status: 403,
+    code: "forbidden",
+  },
   { operation: "POST /v1/orders", path: () => "/v1/orders", options: () => ({ body: { signature: "0x", orderHash: bOrderHash } }), status: 401, code: "unauthorized" },
   { operation: "POST /v1/orders/listings", path: () => "/v1/orders/listings", options: () => ({ body: {} }), status: 401, code: "unauthorized" },
   { operation: "GET /v1/assets/explore", path: () => "/v1/assets/explore", options: () => ({}), status: 401, code: "unauthorized" },
@@ -156,7 +170,7 @@ async function snapshotOfB() {
     env.DB.prepare("select * from drops where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, status, transaction_hash from transactions where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, revoked_at from api_keys where project_id = ? order by id").bind(b.id),
-    env.DB.prepare("select id, deleted_at from webhook_endpoints where project_id = ? order by id").bind(b.id),
+    env.DB.prepare("select id, deleted_at, secret_version, previous_secret_until from webhook_endpoints where project_id = ? order by id").bind(b.id),
     env.DB.prepare("select id, status, attempts, next_attempt_at from webhook_deliveries where project_id = ? order by id").bind(b.id),
   ]);
   const nonce = await chainClient().getTransactionCount({ address: b.walletAddress as Address, blockTag: "pending" });

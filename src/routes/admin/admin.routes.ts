@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
 import { adminIdempotency } from "../../lib/idempotency";
-import { ADMIN_SECURITY, Address, IsoDateTime, jsonBody, jsonContent, operationErrors, Uuid, uuidPathParam } from "../../schemas/common";
+import { ADMIN_SECURITY, Address, IsoDateTime, jsonBody, jsonContent, MediaUrl, operationErrors, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE, exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
@@ -150,7 +150,7 @@ export const RegisterCollectionBody = z
     schema: z.enum(["ERC721", "ERC1155"]).optional().openapi({ description: "Detected with ERC-165 when omitted" }),
     name: z.string().max(200).optional(),
     description: z.string().max(5000).optional(),
-    imageUrl: z.url().optional(),
+    imageUrl: MediaUrl.optional(),
     isVerified: z.boolean().default(false),
     fromBlock: z.number().int().min(0).optional().openapi({ description: "First block to index (default: the block after the chain cursor)" }),
   })

@@ -139,7 +139,7 @@ export const transfer = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotency] as const,
   summary: "Transfer native currency or an ERC20",
-  description: "Sends from the project wallet after checking its balance (422 insufficient_funds).",
+  description: "Sends from the project wallet after checking its balance (422 insufficient_funds). A recipient of the zero address is a 400: the amount would be burned.",
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(TransferBody, "What to send, and to whom", {

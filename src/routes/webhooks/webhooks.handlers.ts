@@ -1,7 +1,14 @@
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
-import { deleteEndpoint, listDeliveries, listEndpoints, registerEndpoint, resendDelivery } from "../../services/webhooks/endpoints";
-import type { createWebhook, deleteWebhook, listDeliveries as listDeliveriesRoute, listWebhooks, resendDelivery as resendDeliveryRoute } from "./webhooks.routes";
+import { deleteEndpoint, listDeliveries, listEndpoints, registerEndpoint, resendDelivery, rotateEndpointSecret } from "../../services/webhooks/endpoints";
+import type {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries as listDeliveriesRoute,
+  listWebhooks,
+  resendDelivery as resendDeliveryRoute,
+  rotateWebhookSecret,
+} from "./webhooks.routes";
 
 export const createWebhookHandler: AppRouteHandler<typeof createWebhook> = async (c) => {
   return c.json(await registerEndpoint(serviceContext(c.env), c.get("auth").projectId, c.req.valid("json")), 201);
@@ -24,4 +31,9 @@ export const listDeliveriesHandler: AppRouteHandler<typeof listDeliveriesRoute> 
 export const resendDeliveryHandler: AppRouteHandler<typeof resendDeliveryRoute> = async (c) => {
   const { id, deliveryId } = c.req.valid("param");
   return c.json(await resendDelivery(serviceContext(c.env), c.get("auth").projectId, id, deliveryId), 202);
+};
+
+export const rotateWebhookSecretHandler: AppRouteHandler<typeof rotateWebhookSecret> = async (c) => {
+  // The body is optional: without one the validator yields {} and the defaults apply.
+  return c.json(await rotateEndpointSecret(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id, c.req.valid("json")), 200);
 };

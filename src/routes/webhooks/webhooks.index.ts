@@ -7,4 +7,5 @@ export const webhooksRouter = createRouter()
   .openapi(routes.listWebhooks, handlers.listWebhooksHandler)
   .openapi(routes.deleteWebhook, handlers.deleteWebhookHandler)
   .openapi(routes.listDeliveries, handlers.listDeliveriesHandler)
-  .openapi(routes.resendDelivery, handlers.resendDeliveryHandler);
+  .openapi(routes.resendDelivery, handlers.resendDeliveryHandler)
+  .openapi(routes.rotateWebhookSecret, handlers.rotateWebhookSecretHandler);

@@ -4,14 +4,22 @@ import { idempotency, idempotencyKeeping } from "../../lib/idempotency";
 import { IsoDateTime, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";
-import { registrationResponse } from "../../services/webhooks/stored-response";
+import { PREVIOUS_SECRET_DEFAULT_SECONDS, PREVIOUS_SECRET_MAX_SECONDS } from "../../services/webhooks/endpoints";
+import { registrationResponse, rotationResponse } from "../../services/webhooks/stored-response";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
 const tags = ["Webhooks"];
 const EventName = z.string().openapi({ enum: [...WEBHOOK_EVENTS], example: "transaction.confirmed" });
 
 export const WebhookEndpointSchema = z
-  .object({ id: Uuid, url: z.string(), events: z.array(EventName), createdAt: IsoDateTime })
+  .object({
+    id: Uuid,
+    url: z.string(),
+    events: z.array(EventName),
+    secretVersion: z.number().int().openapi({ description: "Which signing secret is current: 1 at registration, +1 per rotation", example: 1 }),
+    previousSecretExpiresAt: IsoDateTime.nullable().openapi({ description: "Until when deliveries also carry a signature with the previous secret; null when they do not" }),
+    createdAt: IsoDateTime,
+  })
   .openapi("WebhookEndpoint");
 
 export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
@@ -37,6 +45,8 @@ const exampleEndpoint: z.input<typeof WebhookEndpointSchema> = {
   id: "6c5d4e3f-2a1b-4c9d-8e7f-0a1b2c3d4e5f",
   url: "https://hooks.acme.example.net/mintyard",
   events: ["transaction.confirmed", "transaction.failed"],
+  secretVersion: 1,
+  previousSecretExpiresAt: null,
   createdAt: EXAMPLE.createdAt,
 };
 
@@ -50,7 +60,7 @@ export const createWebhook = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotencyKeeping(registrationResponse)] as const,
   summary: "Register a webhook endpoint",
-  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\`, \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h (a 429's or 503's \`Retry-After\` is honoured when longer than the backoff step, up to 6 h). Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on \`body.url\`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an \`Idempotency-Key\`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.`,
+  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\` (after a rotation, for a while, a second \`v1\` made with the previous secret: accept a request when any \`v1\` matches), \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h (a 429's or 503's \`Retry-After\` is honoured when longer than the backoff step, up to 6 h). Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on \`body.url\`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an \`Idempotency-Key\`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.`,
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(
@@ -151,5 +161,39 @@ export const resendDelivery = createRoute({
       deliveredAt: null,
     }),
     ...operationErrors({ auth: "secretKey", input: true, idempotent: true }, "not_found", "conflict"),
+  },
+});
+
+export const rotateWebhookSecret = createRoute({
+  method: "post",
+  path: "/v1/webhooks/{id}/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  tags,
+  security: SECRET_SECURITY,
+  middleware: [secretKey, idempotencyKeeping(rotationResponse)] as const,
+  summary: "Rotate an endpoint's signing secret",
+  description: `Derives a new signing secret (\`secretVersion\` + 1) and shows it once. For \`keepPreviousForSeconds\` (default ${PREVIOUS_SECRET_DEFAULT_SECONDS}, at most ${PREVIOUS_SECRET_MAX_SECONDS}; 0 stops it at once) deliveries carry two signatures, \`t=…,v1=<new>,v1=<previous>\`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. Of two rotations sent together one gets 409 \`conflict\`; a deleted or foreign endpoint is 404. With an \`Idempotency-Key\`, a retry replays the first response, the same secret included (derived again, never stored).`,
+  request: {
+    headers: IdempotencyHeaders,
+    params: IdParams,
+    body: {
+      content: {
+        "application/json": {
+          schema: z.strictObject({ keepPreviousForSeconds: z.number().int().min(0).max(PREVIOUS_SECRET_MAX_SECONDS).optional() }),
+          example: { keepPreviousForSeconds: PREVIOUS_SECRET_DEFAULT_SECONDS },
+        },
+      },
+      required: false,
+      description: "How long the previous secret keeps signing deliveries",
+    },
+  },
+  responses: {
+    200: jsonContent(CreatedWebhookEndpointSchema, "The new secret, shown only in this response", {
+      ...exampleEndpoint,
+      secretVersion: 2,
+      previousSecretExpiresAt: EXAMPLE.updatedAt,
+      secret: "whsec_Z8pR2vN5xK1cT7yB4mQ9wE3hJ6uA0sD2fG5lO8iV1",
+    }),
+    ...operationErrors({ auth: "secretKey", input: true, body: true, idempotent: true }, "not_found", "conflict"),
   },
 });

@@ -13,7 +13,8 @@ export interface AttemptResult {
   retryAfterMs: number | null;
 }
 
-export async function attemptDelivery(url: string, secret: string, delivery: typeof webhookDeliveries.$inferSelect): Promise<AttemptResult> {
+/** `secrets`: the endpoint's signing secrets in use, each giving one `v1` of the signature header. */
+export async function attemptDelivery(url: string, secrets: readonly string[], delivery: typeof webhookDeliveries.$inferSelect): Promise<AttemptResult> {
   const timestamp = Math.floor(Date.now() / 1000);
   let response: Response;
   try {
@@ -24,7 +25,7 @@ export async function attemptDelivery(url: string, secret: string, delivery: typ
         "user-agent": "Mintyard-Webhooks/1",
         "mintyard-event": delivery.eventType,
         "mintyard-delivery": delivery.id,
-        "mintyard-signature": await signatureHeader(secret, timestamp, delivery.payload),
+        "mintyard-signature": await signatureHeader(secrets, timestamp, delivery.payload),
       },
       body: delivery.payload,
       redirect: "manual",

@@ -6,7 +6,7 @@ import { and, asc, eq, isNull, lte, min } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { attemptDelivery, endpointUnavailable } from "./attempt";
-import { endpointSecret } from "./signing";
+import { signingSecrets } from "./signing";
 import { refusedEndpointUrl } from "./webhook-url";
 
 export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -53,7 +53,7 @@ async function stillPending(ctx: ServiceContext, deliveryId: string): Promise<bo
 
 export function liveEndpoints({ db }: ServiceContext, projectId: string) {
   return db
-    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
+    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secretVersion: webhookEndpoints.secretVersion, previousSecretUntil: webhookEndpoints.previousSecretUntil })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)));
 }
@@ -106,7 +106,9 @@ function failRefusedEndpoint(ctx: ServiceContext, endpointId: string, problem: s
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
 }
 
-async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; url: string }, now: number): Promise<void> {
+type DeliveringEndpoint = Parameters<typeof signingSecrets>[1] & { url: string };
+
+async function deliverToEndpoint(ctx: ServiceContext, endpoint: DeliveringEndpoint, now: number): Promise<void> {
   const due = await dueForEndpoint(ctx, endpoint.id, now).all();
   if (!due.length) return;
   // Registered before a rule that now refuses it (decision 59 added address ranges).
@@ -115,12 +117,12 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: { id: string; ur
     await failRefusedEndpoint(ctx, endpoint.id, refused, now);
     return;
   }
-  const secret = await endpointSecret(ctx.env.WALLET_MNEMONIC, endpoint.id);
+  const secrets = await signingSecrets(ctx.env.WALLET_MNEMONIC, endpoint, now);
   for (const [index, delivery] of due.entries()) {
     // A turn can take a while (10 s per unanswered attempt): an endpoint deleted meanwhile has had
     // its rows failed, and none of them may go out after that. The first row was just read.
     if (index > 0 && !(await stillPending(ctx, delivery.id))) return;
-    const result = await attemptDelivery(endpoint.url, secret, delivery);
+    const result = await attemptDelivery(endpoint.url, secrets, delivery);
     const attemptedAt = Date.now();
     const attempts = delivery.attempts + 1;
     const retryAt = result.ok ? null : nextAttemptAt(ctx.env, attempts, windowStart(delivery), attemptedAt, result.retryAfterMs);

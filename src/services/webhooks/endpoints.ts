@@ -1,4 +1,4 @@
-// POST/GET/DELETE /v1/webhooks, the delivery log and resends.
+// POST/GET/DELETE /v1/webhooks, secret rotation, the delivery log and resends.
 import { and, desc, eq, exists, isNull, ne, sql } from "drizzle-orm";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
@@ -12,10 +12,16 @@ export const MAX_ENDPOINTS_PER_PROJECT = 20;
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
-const endpointView = (row: EndpointRow) => ({
+/** How long a rotated-out secret is honoured by default, and at most (decision 88). */
+export const PREVIOUS_SECRET_DEFAULT_SECONDS = 24 * 60 * 60;
+export const PREVIOUS_SECRET_MAX_SECONDS = 7 * 24 * 60 * 60;
+
+const endpointView = (row: EndpointRow, nowMs = Date.now()) => ({
   id: row.id,
   url: row.url,
   events: JSON.parse(row.events) as WebhookEvent[],
+  secretVersion: row.secretVersion,
+  previousSecretExpiresAt: row.previousSecretUntil && row.previousSecretUntil.getTime() > nowMs ? row.previousSecretUntil.toISOString() : null,
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -46,7 +52,31 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
     throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
   }
   forgetWebhookPresence(projectId);
-  return { id, url, events, createdAt: createdAt.toISOString(), secret };
+  return { id, url, events, secretVersion: 1, previousSecretExpiresAt: null, createdAt: createdAt.toISOString(), secret };
+}
+
+/**
+ * A new signing secret for the endpoint (version + 1), shown once; deliveries also carry a
+ * signature with the previous secret for `keepPreviousForSeconds` (default 24 h, 0 for none), so
+ * receivers can switch without dropping events. The new secret is derived before the write, and
+ * the write requires the version it was derived for: of two rotations sent together one gets 409.
+ */
+export async function rotateEndpointSecret(ctx: ServiceContext, projectId: string, id: string, input: { keepPreviousForSeconds?: number }) {
+  const current = await ownEndpoint(ctx, projectId, id);
+  const secretVersion = current.secretVersion + 1;
+  const secret = await endpointSecret(ctx.env.WALLET_MNEMONIC, id, secretVersion);
+  const now = Date.now();
+  const keepFor = input.keepPreviousForSeconds ?? PREVIOUS_SECRET_DEFAULT_SECONDS;
+  const [rotated] = await ctx.db
+    .update(webhookEndpoints)
+    .set({ secretVersion, previousSecretUntil: keepFor > 0 ? new Date(now + keepFor * 1000) : null })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.secretVersion, current.secretVersion), isNull(webhookEndpoints.deletedAt)))
+    .returning();
+  if (!rotated) {
+    await ownEndpoint(ctx, projectId, id);
+    throw new AppError("conflict", "the secret was rotated by another request meanwhile; list the endpoint to see its version");
+  }
+  return { ...endpointView(rotated, now), secret };
 }
 
 /** A project's endpoints that are not deleted, newest first. */
