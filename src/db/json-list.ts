@@ -8,3 +8,18 @@ import { sql, type Column, type SQL } from "drizzle-orm";
  */
 export const inJsonList = (column: Column, values: readonly (string | number)[]): SQL =>
   sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
+
+/** Values per JSON list parameter (jsonLists). */
+export const JSON_LIST_CHUNK = 2_000;
+
+/**
+ * `values` as JSON list parameters of at most `size` values each. D1 refuses a bound string over
+ * 1,000,000 bytes, and one indexed range of busy blocks can name tens of thousands of
+ * transactions or tokens (a transaction hash is 69 bytes of a list): a list bound whole would
+ * fail that range, and so the chain's indexing, on every run.
+ */
+export function jsonLists(values: readonly unknown[], size = JSON_LIST_CHUNK): string[] {
+  const lists: string[] = [];
+  for (let start = 0; start < values.length; start += size) lists.push(JSON.stringify(values.slice(start, start + size)));
+  return lists;
+}

@@ -33,10 +33,15 @@ export function recordingD1(): { d1: D1Database; rowsRead: () => number[]; state
           const entry: RecordedStatement = { sql, params: [] };
           statements.push(entry);
           const statement = target.prepare(sql);
-          return new Proxy(statement, {
-            get: (inner, innerKey) =>
-              innerKey === "bind" ? (...params: unknown[]) => ((entry.params = params), inner.bind(...params)) : method(inner, innerKey),
-          });
+          let bound = false;
+          // A statement prepared once and bound several times (once per chunk of a list) is an entry per bind.
+          const bind = (...params: unknown[]) => {
+            if (bound) statements.push({ sql, params });
+            else entry.params = params;
+            bound = true;
+            return statement.bind(...params);
+          };
+          return new Proxy(statement, { get: (inner, innerKey) => (innerKey === "bind" ? bind : method(inner, innerKey)) });
         };
       }
       return method(target, key);
