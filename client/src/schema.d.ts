@@ -584,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an endpoint's signing secret
-         * @description Derives a new signing secret (`secretVersion` + 1) and shows it once. For `keepPreviousForSeconds` (default 86400, at most 604800; 0 stops it at once) deliveries carry two signatures, `t=…,v1=<new>,v1=<previous>`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. Of two rotations sent together one gets 409 `conflict`; a deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first response, the same secret included (derived again, never stored).
+         * @description Derives a new signing secret (`secretVersion` + 1) and shows it once. For `keepPreviousForSeconds` (default 86400, at most 604800; 0 stops it at once) deliveries carry two signatures, `t=…,v1=<new>,v1=<previous>`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. Of two rotations sent together one gets 409 `conflict`; a deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first response, the same secret included (derived again, never stored; after a later rotation that secret no longer signs).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1074,7 +1074,7 @@ export interface components {
             metadataStorageType?: "s3" | "metadata-api" | "self-hosted";
             /**
              * Format: uri
-             * @description An http(s), ipfs:// or ar:// URL. Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored
+             * @description An http(s), ipfs://, ipns:// or ar:// URL. Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored
              */
             baseUri?: string;
         };

@@ -27,9 +27,9 @@ export type BroadcastOutcome =
   /** The node will never take this transaction as signed. */
   | { kind: "nonce_too_low" }
   /**
-   * Refused while another transaction of the wallet holds the nonce in the node's pool (for
-   * example "replacement transaction underpriced" for one sent outside the service). Only
-   * `broadcastRaw` gives this, once the node's pending count shows it; never the classifier.
+   * Refused while the node's pending count has passed the nonce: another transaction of the
+   * wallet holds it in the pool (for example "replacement transaction underpriced" for one sent
+   * outside the service). Only `broadcastRaw` gives this, once the count shows it; never the classifier.
    */
   | { kind: "nonce_held" }
   | { kind: "insufficient_funds" }

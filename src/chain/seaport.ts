@@ -26,7 +26,9 @@ export const ORDER_TYPE = { FULL_OPEN: 0, PARTIAL_OPEN: 1 } as const;
 export const ZERO_BYTES32 = `0x${"00".repeat(32)}` as const;
 /** Seaport compares the answer's whole first word with the selector, left-aligned and zero-padded. */
 const EIP1271_MAGIC_WORD = `0x1626ba7e${"00".repeat(28)}`;
-const isValidSignatureAbi = parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)"]);
+// Read as bytes32, not bytes4: a bytes4 decode drops what follows the selector, which Seaport
+// does not (BadContractSignature). An answer shorter than a word fails to decode: a "no".
+const isValidSignatureAbi = parseAbi(["function isValidSignature(bytes32 hash, bytes signature) view returns (bytes32)"]);
 
 export { SEAPORT_EIP712_TYPES };
 
@@ -152,15 +154,10 @@ export async function offererSignature(rpcUrl: string, chainId: number, seaport:
   const code = await retryRead(() => client.getCode({ address: order.offerer as Address }));
   if (!code || code === "0x" || !/^0x([0-9a-fA-F]{2})*$/.test(signature)) return null;
   try {
-    // A raw call: decoded as bytes4, an answer with anything after the selector would pass here
-    // and fail in Seaport (BadContractSignature).
-    const { data } = await retryRead(() =>
-      client.call({
-        to: order.offerer as Address,
-        data: encodeFunctionData({ abi: isValidSignatureAbi, functionName: "isValidSignature", args: [digest, signature as Hex] }),
-      }),
+    const word = await retryRead(() =>
+      client.readContract({ address: order.offerer as Address, abi: isValidSignatureAbi, functionName: "isValidSignature", args: [digest, signature as Hex] }),
     );
-    return data?.slice(0, 66).toLowerCase() === EIP1271_MAGIC_WORD ? (signature.toLowerCase() as Hex) : null;
+    return word.toLowerCase() === EIP1271_MAGIC_WORD ? (signature.toLowerCase() as Hex) : null;
   } catch (error) {
     // The wallet's answer (a revert, no such function) is a "no"; no answer at all is not.
     if (classifySimulationError(error).kind === "unavailable") throw new ChainUnavailableError("isValidSignature failed", { cause: error });

@@ -75,11 +75,11 @@ async function refusalConfirmed(rpcUrl: string, hash: Hex, sender: BroadcastSend
     await new Promise((resolve) => setTimeout(resolve, SECOND_LOOKUP_AFTER_MS));
     if (await known()) return { kind: "accepted" };
     if (refusal.kind !== "rejected") return refusal;
-    // A refusal of bytes at a nonce the node's pending count has passed: a transaction that is
-    // not these bytes holds the nonce, so sending it again cannot help. Looked up once more after
-    // the count, so a pool holding these very bytes is not taken for another transaction's.
+    // A refusal of bytes at a nonce the node's pending count has passed: another transaction holds
+    // the nonce in the pool (or these very bytes do, on a replica the lookups missed). Either way
+    // the nonce is taken for now, not free: it must not be handed out again.
     const passed = (await transactionCount(rpcUrl, sender.address, "pending")) > sender.nonce;
-    return passed && !(await known()) ? { kind: "nonce_held" } : refusal;
+    return passed ? { kind: "nonce_held" } : refusal;
   } catch {
     // No answer: the watcher finds out which transaction took a nonce; other refusals stand.
     return refusal.kind === "nonce_too_low" ? { kind: "transient" } : refusal;

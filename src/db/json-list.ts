@@ -23,3 +23,14 @@ export function jsonLists(values: readonly unknown[], size = JSON_LIST_CHUNK): s
   for (let start = 0; start < values.length; start += size) lists.push(JSON.stringify(values.slice(start, start + size)));
   return lists;
 }
+
+/**
+ * Runs `statementsFor(list)` for each JSON list of `values` (jsonLists), all in one D1 batch, and
+ * returns each statement position's rows across the lists (empty lists when `values` is).
+ */
+export async function batchOverJsonLists<Row>(db: D1Database, values: readonly unknown[], statementsFor: (list: string) => D1PreparedStatement[]): Promise<Row[][]> {
+  const perList = jsonLists(values).map(statementsFor);
+  const width = perList[0]?.length ?? 0;
+  const answers = perList.length ? await db.batch<Row>(perList.flat()) : [];
+  return Array.from({ length: width }, (_, position) => answers.filter((_, index) => index % width === position).flatMap((answer) => answer.results));
+}

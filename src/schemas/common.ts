@@ -225,23 +225,22 @@ export const PaginationSchema = z
   .object({ total: z.number().int(), page: z.number().int(), limit: z.number().int() })
   .openapi("Pagination");
 
-const LINK_PROTOCOLS = /^(https?|ipfs|ar)$/;
-const INLINE_MEDIA = /^data:(image|video)\//i;
+const LINK_PROTOCOLS = /^(https?|ipfs|ipns|ar)$/;
+const INLINE_MEDIA = /^data:(image|video|audio|model)\//i;
+const MEDIA_URL_ERROR = "must be an http(s), ipfs://, ipns:// or ar:// URL, or a data:image|video|audio|model/… URL";
 
 /**
- * A link stored for others to follow: http(s), ipfs:// or ar://. Not javascript:, file: or
- * data:text/html: what one project stores reaches every marketplace page that shows its tokens.
+ * A link stored for others to follow: http(s), ipfs://, ipns:// or ar://. Not javascript:, file:
+ * or data:text/html: what one project stores reaches every marketplace page that shows its tokens.
  */
-export const LinkUrl = z.url({ protocol: LINK_PROTOCOLS, error: "must be an http(s), ipfs:// or ar:// URL" }).max(2048);
+export const LinkUrl = z.url({ protocol: LINK_PROTOCOLS, error: "must be an http(s), ipfs://, ipns:// or ar:// URL" }).max(2048);
 
-/** An image or video: a link as LinkUrl, or inline as a data:image/… or data:video/… URL (on-chain SVG). */
+/** Media: a link as LinkUrl, or inline as a data: URL of an image, video, audio or 3D model (on-chain art). */
 export const MediaUrl = z
-  .url({ error: "must be an http(s), ipfs:// or ar:// URL, or a data:image/… or data:video/… URL" })
+  .url({ error: MEDIA_URL_ERROR })
   .max(2048)
   // Not a URL at all is the check above's issue alone.
   .refine((value) => {
     const url = URL.parse(value);
     return url === null || INLINE_MEDIA.test(value) || LINK_PROTOCOLS.test(url.protocol.slice(0, -1));
-  }, {
-    error: "must be an http(s), ipfs:// or ar:// URL, or a data:image/… or data:video/… URL",
-  });
+  }, { error: MEDIA_URL_ERROR });

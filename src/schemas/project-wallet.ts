@@ -40,7 +40,7 @@ export const DeployDropBody = z
     projectId: ProjectIdBody,
     metadataStorageType: z.enum(["s3", "metadata-api", "self-hosted"]).default("s3"),
     baseUri: LinkUrl.optional()
-      .openapi({ description: "An http(s), ipfs:// or ar:// URL. Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored" }),
+      .openapi({ description: "An http(s), ipfs://, ipns:// or ar:// URL. Required when metadataStorageType is self-hosted, and only then: s3 and metadata-api drops get the service's own metadata URL, so a baseUri beside them is a 400 rather than silently ignored" }),
   })
   .superRefine((body, ctx) => {
     if (body.metadataStorageType === "self-hosted" && !body.baseUri) {

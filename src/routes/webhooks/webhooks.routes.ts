@@ -172,7 +172,7 @@ export const rotateWebhookSecret = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotencyKeeping(rotationResponse)] as const,
   summary: "Rotate an endpoint's signing secret",
-  description: `Derives a new signing secret (\`secretVersion\` + 1) and shows it once. For \`keepPreviousForSeconds\` (default ${PREVIOUS_SECRET_DEFAULT_SECONDS}, at most ${PREVIOUS_SECRET_MAX_SECONDS}; 0 stops it at once) deliveries carry two signatures, \`t=…,v1=<new>,v1=<previous>\`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. Of two rotations sent together one gets 409 \`conflict\`; a deleted or foreign endpoint is 404. With an \`Idempotency-Key\`, a retry replays the first response, the same secret included (derived again, never stored).`,
+  description: `Derives a new signing secret (\`secretVersion\` + 1) and shows it once. For \`keepPreviousForSeconds\` (default ${PREVIOUS_SECRET_DEFAULT_SECONDS}, at most ${PREVIOUS_SECRET_MAX_SECONDS}; 0 stops it at once) deliveries carry two signatures, \`t=…,v1=<new>,v1=<previous>\`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. Of two rotations sent together one gets 409 \`conflict\`; a deleted or foreign endpoint is 404. With an \`Idempotency-Key\`, a retry replays the first response, the same secret included (derived again, never stored; after a later rotation that secret no longer signs).`,
   request: {
     headers: IdempotencyHeaders,
     params: IdParams,

@@ -167,14 +167,18 @@ export class SequencerCore {
       //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
       const outcome = await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
       if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
-      if (outcome.kind === "nonce_too_low" || outcome.kind === "nonce_held") {
-        // Someone else used this nonce (a transaction sent outside the service, which broadcastRaw
-        // saw mined or holding the nonce in the node's pool): nothing of ours can go out under it,
-        // and it is never handed out again.
+      // Another transaction of the wallet holds the nonce in the pool (one sent outside the
+      // service). Not final, so nothing is re-signed (the same request could go out twice) and the
+      // nonce is not released (the next requests would meet the same refusal): the watcher keeps
+      // these bytes, which take the nonce if that transaction is dropped, and settles the request
+      // `failed` once it is mined. Later requests queue behind it (decision 83).
+      if (outcome.kind === "nonce_held") return accepted;
+      if (outcome.kind === "nonce_too_low") {
+        // Someone else used this nonce (a transaction sent outside the service; broadcastRaw saw it
+        // mined): nothing of ours can go out under it, and it is never handed out again.
         const resynced = attempt < MAX_NONCE_RESYNCS && (await this.resynced(chain.rpcUrl, intent));
         if (!resynced) {
-          const taken = outcome.kind === "nonce_too_low" ? "nonce too low" : "another pending transaction holds the nonce";
-          const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : `the node rejected the transaction: ${taken}`;
+          const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : "the node rejected the transaction: nonce too low";
           return this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
         }
         if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);

@@ -70,7 +70,7 @@ export class WalletNonces {
     return this.loading;
   }
 
-  /** After "nonce too low" or a nonce held in the pool: someone else used nonces; move past the chain's pending count. */
+  /** After "nonce too low": someone else used nonces; move past the chain's pending count. */
   async resync(rpcUrl: string, walletAddress: string): Promise<void> {
     const pending = await transactionCount(rpcUrl, walletAddress, "pending");
     const state = this.state ?? { next: pending, released: [] };

@@ -121,15 +121,12 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   }
 
   const overdue = Date.now() - record.createdAt > config.failAfterMs;
-  const waited = record.pendingSinceBlock !== null && head - record.pendingSinceBlock >= config.bumpAfterBlocks;
-  // Behind an earlier nonce of the wallet that is not mined yet, a higher price buys nothing (that
-  // one's watcher re-prices it) unless the base fee has risen past this one's fee cap too.
-  const stalled = waited && (mined === record.nonce || (await pricedOut(rpcUrl, record)));
+  const budgetLeft = record.bumps < config.maxBumps;
   if (overdue && !record.filling) {
     record = await sequencer.fill(record);
     await store.save(record);
     await broadcastRaw(rpcUrl, record.raw, senderOf(record));
-  } else if ((stalled || underpriced) && (record.bumps < config.maxBumps || (await fillerPricedOut(rpcUrl, record, underpriced)))) {
+  } else if ((budgetLeft || record.filling) && (await repriceDue(rpcUrl, record, { waited: waitedBlocks(config, record, head), mined, underpriced, budgetLeft }))) {
     record = await sequencer.bump(record);
     await store.save(record);
     // The record shows the latest hash of the intended transaction, never the filler's.
@@ -139,15 +136,29 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   return { record, nextPollInMs: pollDelay(config, record.polls) };
 }
 
+const waitedBlocks = (config: ReturnType<typeof engineConfig>, record: WatchedTransaction, head: number) =>
+  record.pendingSinceBlock !== null && head - record.pendingSinceBlock >= config.bumpAfterBlocks;
+
 /**
- * A filler past its re-pricing budget is still re-priced once the base fee has risen past its fee
- * cap (the node refused it as underpriced, or holds it unminable): left as it is, it would keep
- * every later transaction of the wallet waiting for the base fee to come back down. The budget
- * bounds re-pricing that outbids the market, not re-pricing that follows it.
+ * Whether to re-price now (decision 84), for a record with budget left or a filler. It is due when
+ * the node refused the bytes as underpriced, or when `bumpAfterBlocks` blocks passed unmined and a
+ * higher price can help: the transaction is next in line, or the base fee has risen past its fee
+ * cap (behind an earlier nonce that is not mined, a higher price alone buys nothing; that one's
+ * watcher re-prices it). A filler past its budget is still re-priced once the base fee has risen
+ * past its cap: left as it is, it would keep every later transaction of the wallet waiting for the
+ * base fee to come back down. The budget bounds re-pricing that outbids the market, not re-pricing
+ * that follows it. The base fee is read at most once, and only when it decides.
  */
-async function fillerPricedOut(rpcUrl: string, record: WatchedTransaction, refusedAsUnderpriced: boolean): Promise<boolean> {
-  if (!record.filling) return false;
-  return refusedAsUnderpriced || (await pricedOut(rpcUrl, record));
+async function repriceDue(
+  rpcUrl: string,
+  record: WatchedTransaction,
+  state: { waited: boolean; mined: number; underpriced: boolean; budgetLeft: boolean },
+): Promise<boolean> {
+  let baseFeeRead: Promise<boolean> | undefined;
+  const pricedOutNow = () => (baseFeeRead ??= pricedOut(rpcUrl, record));
+  const stalled = state.waited && (state.mined === record.nonce || (await pricedOutNow()));
+  if (!stalled && !state.underpriced) return false;
+  return state.budgetLeft || state.underpriced || pricedOutNow();
 }
 
 /** Whether the latest block's base fee is above the transaction's fee cap: it cannot be mined as priced. */

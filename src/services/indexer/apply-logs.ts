@@ -2,7 +2,7 @@
 // effects guarded by it (services/chain-events); several logs share a D1 batch to keep the
 // number of D1 calls per cron invocation low, which changes nothing about exactly-once.
 import type { LogRef } from "../../chain/log-ref";
-import { jsonLists } from "../../db/json-list";
+import { batchOverJsonLists } from "../../db/json-list";
 import type { ChainLog } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
@@ -122,26 +122,19 @@ async function knownTransactions(db: D1Database, chainId: number, hashes: string
   const claimedFrom = new Map<string, Set<string>>();
   const pending = new Set<string>();
   // JSON list parameters: D1 binds at most 100 values and 1 MB per string (db/json-list.ts).
-  const lists = jsonLists(hashes);
   const claimsOf = db.prepare("select transaction_hash, log_index, block_hash from chain_events where chain_id = ?1 and transaction_hash in (select value from json_each(?2))");
   const pendingOf = db.prepare(
     "select transaction_hash from transactions where chain_id = ?1 and status = 'pending' and created_at > ?3 and transaction_hash in (select value from json_each(?2))",
   );
-  const answers = lists.length
-    ? await db.batch<{ transaction_hash: string; log_index?: number; block_hash?: string | null }>(
-        lists.flatMap((list) => [claimsOf.bind(chainId, list), pendingOf.bind(chainId, list, pendingSinceMs)]),
-      )
-    : [];
-  answers.forEach(({ results }, index) => {
-    for (const row of results) {
-      if (index % 2 === 1) {
-        pending.add(row.transaction_hash);
-        continue;
-      }
-      claimed.add(`${row.transaction_hash}:${row.log_index}`);
-      if (row.block_hash) claimedFrom.set(row.transaction_hash, (claimedFrom.get(row.transaction_hash) ?? new Set()).add(row.block_hash));
-    }
-  });
+  const [claims = [], pendingRows = []] = await batchOverJsonLists<{ transaction_hash: string; log_index?: number; block_hash?: string | null }>(db, hashes, (list) => [
+    claimsOf.bind(chainId, list),
+    pendingOf.bind(chainId, list, pendingSinceMs),
+  ]);
+  for (const row of claims) {
+    claimed.add(`${row.transaction_hash}:${row.log_index}`);
+    if (row.block_hash) claimedFrom.set(row.transaction_hash, (claimedFrom.get(row.transaction_hash) ?? new Set()).add(row.block_hash));
+  }
+  for (const row of pendingRows) pending.add(row.transaction_hash);
   /** Claimed already, or its transaction was applied from another block (claimLog's rule, checked early). */
   const applied = (log: LogRef) =>
     claimed.has(`${log.transactionHash}:${log.logIndex}`) ||

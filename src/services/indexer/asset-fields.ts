@@ -4,7 +4,7 @@
 // tokenURI (baseUri + id), both known in D1; a registered collection's token gets its
 // tokenURI()/uri() from the chain, within a per-run budget, and no name or image (the service
 // does not fetch off-chain metadata).
-import { jsonLists } from "../../db/json-list";
+import { batchOverJsonLists } from "../../db/json-list";
 import { tokenUriOf } from "../../chain/collection-probe";
 import type { ChainConfig } from "../../lib/chains";
 import type { AssetFields } from "../chain-events/apply";
@@ -44,14 +44,14 @@ async function dropDefaults(db: D1Database, dropId: string): Promise<DropDefault
 export async function assetRows(db: D1Database, chainId: number, tokens: { contract: string; tokenId: string }[]): Promise<Map<MintKey, string | null>> {
   const distinct = new Map(tokens.map((token) => [mintKey(token.contract, token.tokenId), [token.contract, token.tokenId]]));
   // JSON list parameters: D1 binds at most 100 values and 1 MB per string (db/json-list.ts).
-  const lists = jsonLists([...distinct.values()]);
-  if (!lists.length) return new Map();
   const statement = db.prepare(
     `select a.contract_address, a.token_id, a.token_uri from json_each(?2) t
      join assets a on a.chain_id = ?1 and a.contract_address = t.value ->> '$[0]' and a.token_id = t.value ->> '$[1]'`,
   );
-  const answers = await db.batch<{ contract_address: string; token_id: string; token_uri: string | null }>(lists.map((list) => statement.bind(chainId, list)));
-  return new Map(answers.flatMap(({ results }) => results.map((row) => [mintKey(row.contract_address, row.token_id), row.token_uri] as const)));
+  const [rows = []] = await batchOverJsonLists<{ contract_address: string; token_id: string; token_uri: string | null }>(db, [...distinct.values()], (list) => [
+    statement.bind(chainId, list),
+  ]);
+  return new Map(rows.map((row) => [mintKey(row.contract_address, row.token_id), row.token_uri]));
 }
 
 /** `existing`: the tokens' asset rows as `assetRows` reads them (the caller has read them already). */

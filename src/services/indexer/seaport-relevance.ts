@@ -6,7 +6,7 @@
 // grew with the whole chain's Seaport traffic (decision 72). Skipping is safe because an order
 // ended at or below the indexed head cannot be stored afterwards: submission reads its status and
 // counter at the head (decision 58's argument for sales' block reads, applied to the claims).
-import { jsonLists } from "../../db/json-list";
+import { batchOverJsonLists } from "../../db/json-list";
 import { saleOf } from "../chain-events/seaport-sale";
 import { knownCollections } from "../collections/known-collections";
 import { OFFERER_ORDERS_INDEX } from "../orders/best-listing";
@@ -14,11 +14,9 @@ import type { IndexedEvent } from "./decode";
 
 /** The distinct `value`s `select` finds among `values`, bound as JSON lists (D1's parameter caps; see db/json-list.ts). */
 async function existing(db: D1Database, chainId: number, values: string[], select: (list: string) => string): Promise<Set<string>> {
-  const lists = jsonLists([...new Set(values)]);
-  if (!lists.length) return new Set();
   const statement = db.prepare(select("(select value from json_each(?2))"));
-  const answers = await db.batch<{ value: string }>(lists.map((list) => statement.bind(chainId, list)));
-  return new Set(answers.flatMap(({ results }) => results.map((row) => row.value)));
+  const [rows = []] = await batchOverJsonLists<{ value: string }>(db, [...new Set(values)], (list) => [statement.bind(chainId, list)]);
+  return new Set(rows.map((row) => row.value));
 }
 
 /** `events` without the Seaport events that concern nothing D1 holds. */

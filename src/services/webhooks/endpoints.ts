@@ -89,7 +89,7 @@ const liveEndpoints = (ctx: ServiceContext, projectId: string) =>
     .all();
 
 export async function listEndpoints(ctx: ServiceContext, projectId: string) {
-  return (await liveEndpoints(ctx, projectId)).map(endpointView);
+  return (await liveEndpoints(ctx, projectId)).map((row) => endpointView(row));
 }
 
 async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
