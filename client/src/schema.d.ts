@@ -584,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an endpoint's signing secret
-         * @description Derives a new signing secret (`secretVersion` + 1) and shows it once. For `keepPreviousForSeconds` (default 86400, at most 604800; 0 stops it at once) deliveries carry two signatures, `t=…,v1=<new>,v1=<previous>`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. Of two rotations sent together one gets 409 `conflict`; a deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first response, the same secret included (derived again, never stored; after a later rotation that secret no longer signs).
+         * @description Derives a new signing secret (`secretVersion` + 1) and shows it once. For `keepPreviousForSeconds` (default 86400, at most 604800; 0 stops it at once) deliveries carry two signatures, `t=…,v1=<new>,v1=<previous>`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. A rotation that another one overtook between its read and its write gets 409 `conflict` (nothing changed); a deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first response, the same secret included (derived again, never stored; after a later rotation that secret no longer signs).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;

@@ -11,7 +11,7 @@ import { AppError, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { saveDraft } from "./drafts";
 import { checksummedOrder } from "./order-view";
-import { SOULBOUND_REFUSAL } from "./soulbound";
+import { isSoulbound, SOULBOUND_REFUSAL } from "./soulbound";
 import { MAX_UINT256 } from "../../lib/uint256";
 
 export interface ListingItemInput {
@@ -77,7 +77,7 @@ export async function prepareListings(ctx: ServiceContext, projectId: string, in
       .get();
     if (!collection) throw new AppError("not_found", `${at}.contractAddress: collection not found`, [{ path: `${at}.contractAddress`, message: "not a known collection" }]);
     const drop = collection.dropId ? await ctx.db.select().from(drops).where(eq(drops.id, collection.dropId)).get() : undefined;
-    if (drop?.mode === "badge") throw validationError(`${at}.contractAddress`, SOULBOUND_REFUSAL);
+    if (isSoulbound(drop?.mode)) throw validationError(`${at}.contractAddress`, SOULBOUND_REFUSAL);
     const quantity = BigInt(item.quantity);
     if (collection.schema === "ERC721" && quantity !== 1n) throw validationError(`${at}.quantity`, "must be 1 for an ERC721 token");
     if (quantity === 0n) throw validationError(`${at}.quantity`, "must be at least 1");

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { erc20PaymentToken } from "../../chain/erc20";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import { fillStateProblem, offererSignature, orderHashOf, seaportCounter, seaportOperator, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
-import { collections, orders } from "../../db/schema";
+import { collections, drops, orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
@@ -13,7 +13,7 @@ import { loadDraft } from "./drafts";
 import { canonicalOrder, summarizeListing, type OrderSummary } from "./order-shape";
 import { orderView, type OrderView } from "./order-view";
 import { priceSortKey } from "./price-sort";
-import { isBadgeDrop, SOULBOUND_REFUSAL } from "./soulbound";
+import { isSoulbound, SOULBOUND_REFUSAL } from "./soulbound";
 
 /** The latest instant a Date holds; Seaport times may lie beyond it. */
 const MAX_DATE_MS = 8.64e15;
@@ -87,13 +87,15 @@ export async function submitOrder(ctx: ServiceContext, projectId: string, input:
 
   const known = await ctx.db.select({ status: orders.status }).from(orders).where(eq(orders.orderHash, orderHash)).get();
   if (known) throw alreadyListed(orderHash, known.status);
+  // The collection and, for one of our drops, its mode: one read.
   const collection = await ctx.db
-    .select()
+    .select({ id: collections.id, isVerified: collections.isVerified, dropMode: drops.mode })
     .from(collections)
+    .leftJoin(drops, eq(drops.id, collections.dropId))
     .where(and(eq(collections.chainId, chain.chainId), eq(collections.contractAddress, summary.contract)))
     .get();
   if (!collection) throw notFound("collection (register the contract before listing its tokens)");
-  if (await isBadgeDrop(ctx, collection.dropId)) throw new AppError("order_not_fillable", SOULBOUND_REFUSAL);
+  if (isSoulbound(collection.dropMode)) throw new AppError("order_not_fillable", SOULBOUND_REFUSAL);
   // A prepared draft's fields are not in the body: its errors point at the hash that names it.
   const fieldPath = (field: string) => ("orderHash" in input ? "body.orderHash" : `body.parameters.${field}`);
   // Bad input by the marketplace issue's list (400), like prepare's past endTime.

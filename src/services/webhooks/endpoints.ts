@@ -59,7 +59,7 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
  * A new signing secret for the endpoint (version + 1), shown once; deliveries also carry a
  * signature with the previous secret for `keepPreviousForSeconds` (default 24 h, 0 for none), so
  * receivers can switch without dropping events. The new secret is derived before the write, and
- * the write requires the version it was derived for: of two rotations sent together one gets 409.
+ * the write requires the version it was derived for: a rotation another one overtook gets 409.
  */
 export async function rotateEndpointSecret(ctx: ServiceContext, projectId: string, id: string, input: { keepPreviousForSeconds?: number }) {
   const current = await ownEndpoint(ctx, projectId, id);
