@@ -324,8 +324,11 @@ describe("the node losing or stalling transactions", () => {
   });
 
   it("keeps a claim whose nonce a transaction sent outside the service holds in the pool, and gives the next claim the nonce after it", async () => {
-    const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
     await pauseMining();
+    // A block the interval miner had already scheduled may still come: let it, so the outside
+    // transaction below stays pooled (mined, it would be "nonce too low", another path).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const [nonceBefore, mintedBefore] = [await walletNonce(), await totalMinted()];
     // The wallet's key used elsewhere: a pooled transaction at the service's next nonce, priced so
     // far above the service's quote that the node refuses the claim as an underpriced replacement.
     const wallet = project.walletAddress;
@@ -338,6 +341,8 @@ describe("the node losing or stalling transactions", () => {
     await rpc("anvil_stopImpersonatingAccount", [wallet]);
     // Accepted and watched, not a 502: re-signing it under another nonce could send it twice.
     const { tx } = await claimOne();
+    expect(await rpc("eth_getTransactionReceipt", [outside]), "the outside transaction was still pooled").toBeNull();
+    expect((await watchedRecord(tx.id)).nonce, "the claim was signed with the outside transaction's nonce").toBe(nonceBefore);
     await resumeMining();
     const settled = await waitForTransaction(tx.id, project.apiKey);
     expect(settled).toMatchObject({ status: "failed", errorMessage: expect.stringContaining("another transaction") });
