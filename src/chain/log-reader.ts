@@ -6,7 +6,7 @@ import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
 import { blockNumber } from "./transactions";
 import { SEAPORT_EVENT_TOPICS } from "./seaport-events";
-import { APPROVAL_FOR_ALL_TOPIC, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from "./transfer-logs";
+import { APPROVAL_FOR_ALL_TOPIC, TOKEN_APPROVAL_TOPIC, TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from "./transfer-logs";
 
 /** A log as viem formats it, for services that must not import viem themselves. */
 export type ChainLog = Log;
@@ -17,6 +17,7 @@ export const INDEXED_TOPICS = [
   TRANSFER_SINGLE_TOPIC,
   TRANSFER_BATCH_TOPIC,
   APPROVAL_FOR_ALL_TOPIC,
+  TOKEN_APPROVAL_TOPIC,
   ...SEAPORT_EVENT_TOPICS,
 ];
 

@@ -9,13 +9,16 @@ const transferBatchEvent = parseAbiItem(
   "event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)",
 );
 const approvalForAllEvent = parseAbiItem("event ApprovalForAll(address indexed owner, address indexed operator, bool approved)");
+/** ERC-721's per-token approval; ERC-20's Approval has the same topic0 with 3 topics. */
+const tokenApprovalEvent = parseAbiItem("event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)");
 
 /** topic0 values and ABI items of the collection events the indexer reads (ERC-721 and ERC-1155). */
 export const TRANSFER_TOPIC = toEventSelector(transferEvent);
 export const TRANSFER_SINGLE_TOPIC = toEventSelector(transferSingleEvent);
 export const TRANSFER_BATCH_TOPIC = toEventSelector(transferBatchEvent);
 export const APPROVAL_FOR_ALL_TOPIC = toEventSelector(approvalForAllEvent);
-export const collectionEventAbis = [transferEvent, transferSingleEvent, transferBatchEvent, approvalForAllEvent];
+export const TOKEN_APPROVAL_TOPIC = toEventSelector(tokenApprovalEvent);
+export const collectionEventAbis = [transferEvent, transferSingleEvent, transferBatchEvent, approvalForAllEvent, tokenApprovalEvent];
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 export interface Erc721Transfer extends LogRef {
@@ -109,6 +112,29 @@ export function approvalsForAll(logs: readonly Log[]): ApprovalForAll[] {
       approvals.push({ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), operator: args.operator.toLowerCase(), approved: args.approved, ...logRef(log) });
     } catch {
       // malformed data
+    }
+  }
+  return approvals;
+}
+
+export interface TokenApproval extends LogRef {
+  contract: string;
+  owner: string;
+  /** The one address now allowed to move the token besides operators approved for all; the zero address clears it. */
+  approved: string;
+  tokenId: string;
+}
+
+/** ERC-721 Approval logs (4 topics; ERC-20 Approvals have 3 and are skipped), addresses lower-case. */
+export function tokenApprovals(logs: readonly Log[]): TokenApproval[] {
+  const approvals: TokenApproval[] = [];
+  for (const log of logs) {
+    if (log.removed || log.topics.length !== 4 || log.topics[0] !== TOKEN_APPROVAL_TOPIC) continue;
+    try {
+      const { args } = decodeEventLog({ abi: [tokenApprovalEvent], data: log.data, topics: log.topics });
+      approvals.push({ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), approved: args.approved.toLowerCase(), tokenId: args.tokenId.toString(), ...logRef(log) });
+    } catch {
+      // malformed topics
     }
   }
   return approvals;

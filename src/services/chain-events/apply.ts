@@ -2,7 +2,7 @@
 // once whoever sees the log first: the receipt of a transaction the service sent, or the indexer.
 // Every statement is guarded by the log's claim (guard.ts); the caller puts `claimLog` first in
 // the batch.
-import type { ApprovalForAll, Erc1155Transfer, Erc721Transfer } from "../../chain/transfer-logs";
+import type { ApprovalForAll, Erc1155Transfer, Erc721Transfer, TokenApproval } from "../../chain/transfer-logs";
 import { GUARD_SQL, guardParams, type LogGuard } from "./guard";
 import { deactivateOrdersStatement, ORDER_OPERATOR_SQL, refreshListingsStatement } from "./order-effects";
 import { OFFERER_ORDERS_INDEX } from "../orders/best-listing";
@@ -62,10 +62,16 @@ export function erc721TransferStatements(
     );
   }
   if (transfer.from !== ZERO) {
-    // Only the new owner can deliver the token now: everybody else's listings of it are dead.
-    const others = `chain_id = ? and contract_address = ? and token_id = ? and offerer != ? and ${isLatest.sql}`;
+    // Only the new owner can deliver the token now: everybody else's listings of it are dead. A
+    // transfer also clears the token's per-token approval, which D1 cannot see: a holder sending
+    // the token to itself loses its own listings too, and the indexer's revival brings back those
+    // the chain still fills through an approval for all (decision 91).
+    const dead =
+      transfer.from === transfer.to
+        ? { sql: `chain_id = ? and contract_address = ? and token_id = ? and ${isLatest.sql}`, params: [...key, ...isLatest.params] }
+        : { sql: `chain_id = ? and contract_address = ? and token_id = ? and offerer != ? and ${isLatest.sql}`, params: [...key, transfer.to, ...isLatest.params] };
     statements.push(
-      deactivateOrdersStatement(db, guard, others, [...key, transfer.to, ...isLatest.params], now),
+      deactivateOrdersStatement(db, guard, dead.sql, dead.params, now),
       refreshListingsStatement(db, guard, "chain_id = ? and contract_address = ? and token_id = ?", key, now),
     );
   }
@@ -157,6 +163,19 @@ export function approvalForAllStatements(
     deactivateOrdersStatement(db, guard, where, params, now, OFFERER_ORDERS_INDEX),
     refreshListingsStatement(db, guard, where, params, now, OFFERER_ORDERS_INDEX),
   ];
+}
+
+/**
+ * ERC-721 Approval: the token's one approved address changed. The owner's listings of it whose
+ * operator is not the new address go `inactive`: they may have relied on the approval just
+ * replaced, and D1 cannot tell that from an approval for all. The indexer's revival reads the
+ * chain at once and brings back those that still fill (decision 91).
+ */
+export function tokenApprovalStatements(db: D1Database, guard: LogGuard, approval: TokenApproval, seaportAddress: string): D1PreparedStatement[] {
+  const now = Date.now();
+  const where = `chain_id = ? and contract_address = ? and token_id = ? and offerer = ? and ${ORDER_OPERATOR_SQL} != ?`;
+  const params = [guard.chainId, approval.contract, approval.tokenId, approval.owner, seaportAddress.toLowerCase(), approval.approved];
+  return [deactivateOrdersStatement(db, guard, where, params, now), refreshListingsStatement(db, guard, where, params, now)];
 }
 
 /** Metadata a mint brings; a row made earlier (a listing of the token) may lack it. */

@@ -187,6 +187,7 @@ function contractOf(event: IndexedEvent): string {
     case "erc1155":
       return event.transfers[0]!.contract;
     case "approval":
+    case "tokenApproval":
       return event.approval.contract;
     case "seaport":
       return "";

@@ -5,7 +5,15 @@ import type { LogRef } from "../../chain/log-ref";
 import { batchOverJsonLists } from "../../db/json-list";
 import type { ChainLog } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
-import { approvalForAllStatements, claimLog, erc1155TransferStatements, erc721TransferStatements, newLogGuard, type AssetFields } from "../chain-events/apply";
+import {
+  approvalForAllStatements,
+  claimLog,
+  erc1155TransferStatements,
+  erc721TransferStatements,
+  newLogGuard,
+  tokenApprovalStatements,
+  type AssetFields,
+} from "../chain-events/apply";
 import { seaportEventStatements } from "../chain-events/seaport";
 import { assetFieldsFor, assetRows, mintKey, type IndexedCollection } from "./asset-fields";
 import { STATEMENTS_PER_BATCH } from "./config";
@@ -13,6 +21,7 @@ import { decodeIndexedLogs, handoversOf, mintsOf, type IndexedEvent } from "./de
 import { reviveListings } from "./revive-listings";
 import { fetchSaleBlockTimes } from "./sale-block-times";
 import { withRelevantSeaportEvents } from "./seaport-relevance";
+import { withRelevantTokenApprovals } from "./token-approval-relevance";
 import { queuedForProjects } from "../webhooks/events";
 
 export interface RangeScope {
@@ -52,11 +61,8 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   const held = decoded.filter((e) => pending.has(e.transactionHash)).map((e) => e.blockNumber);
   const stopBefore = held.length ? Math.min(...held) : null;
   const inRange = decoded.filter((e) => stopBefore === null || e.blockNumber < stopBefore);
-  const events = await withRelevantSeaportEvents(
-    db,
-    chain.chainId,
-    inRange.filter((e) => !applied(e)),
-  );
+  const unapplied = inRange.filter((e) => !applied(e));
+  const events = await withRelevantTokenApprovals(db, chain.chainId, await withRelevantSeaportEvents(db, chain.chainId, unapplied));
 
   // Mints, and tokens D1 has never seen (minted before a registered collection's fromBlock),
   // get an asset row with their first applied transfer (decision 54).
@@ -107,6 +113,8 @@ export function logEffects(
       return event.transfers.flatMap((t) => erc1155TransferStatements(db, guard, t, t.to === ZERO ? null : (assets.get(mintKey(t.contract, t.id)) ?? null)));
     case "approval":
       return approvalForAllStatements(db, guard, event.approval, chain.seaportAddress);
+    case "tokenApproval":
+      return tokenApprovalStatements(db, guard, event.approval, chain.seaportAddress);
     case "seaport":
       return seaportEventStatements(db, guard, event.event, { chainId: chain.chainId, blockTimestampMs, nowMs: Date.now() });
   }

@@ -3,13 +3,23 @@
 import type { ChainLog } from "../../chain/log-reader";
 import { pickLogRef, type LogRef } from "../../chain/log-ref";
 import { decodeSeaportLogs, type SeaportEvent } from "../../chain/seaport-events";
-import { approvalsForAll, erc1155Transfers, erc721Transfers, type ApprovalForAll, type Erc1155Transfer, type Erc721Transfer } from "../../chain/transfer-logs";
+import {
+  approvalsForAll,
+  erc1155Transfers,
+  erc721Transfers,
+  tokenApprovals,
+  type ApprovalForAll,
+  type Erc1155Transfer,
+  type Erc721Transfer,
+  type TokenApproval,
+} from "../../chain/transfer-logs";
 
 export type IndexedEvent = LogRef &
   (
     | { type: "erc721"; transfer: Erc721Transfer }
     | { type: "erc1155"; transfers: Erc1155Transfer[] }
     | { type: "approval"; approval: ApprovalForAll }
+    | { type: "tokenApproval"; approval: TokenApproval }
     | { type: "seaport"; event: SeaportEvent }
   );
 
@@ -17,6 +27,7 @@ export function decodeIndexedLogs(logs: readonly ChainLog[], seaportAddress: str
   const events: IndexedEvent[] = [
     ...erc721Transfers(logs).map((transfer): IndexedEvent => ({ type: "erc721", transfer, ...pickLogRef(transfer) })),
     ...approvalsForAll(logs).map((approval): IndexedEvent => ({ type: "approval", approval, ...pickLogRef(approval) })),
+    ...tokenApprovals(logs).map((approval): IndexedEvent => ({ type: "tokenApproval", approval, ...pickLogRef(approval) })),
     ...(seaportAddress ? decodeSeaportLogs(logs, seaportAddress) : []).map((event): IndexedEvent => ({ type: "seaport", event, ...pickLogRef(event) })),
   ];
   const batches = new Map<string, Erc1155Transfer[]>();

@@ -20,8 +20,8 @@ const CANDIDATE_PARAMS_PER_QUERY = 97;
 
 /**
  * Who may be able to deliver again: an offerer that received a token, an ERC-1155 sender whose
- * listings D1 judged over-listed, or one that granted an operator approval on a contract (that
- * operator's orders only).
+ * listings D1 judged over-listed, one that granted an operator approval on a contract (that
+ * operator's orders only), or one whose token's own approval changed.
  */
 type Candidate = { contract: string; offerer: string } & ({ tokenId: string; operator?: undefined } | { tokenId: null; operator: string });
 
@@ -46,9 +46,28 @@ function candidatesOf(events: readonly IndexedEvent[]): Candidate[] {
     if (event.type === "approval" && event.approval.approved) {
       add({ contract: event.approval.contract, offerer: event.approval.owner, tokenId: null, operator: event.approval.operator });
     }
+    // Granted to an order's operator, or replaced while an approval for all still covers the
+    // listings it deactivated (decision 91); not the approval a transfer clears on its way out.
+    if (event.type === "tokenApproval" && !movedAwayInSameTransaction(event, events)) {
+      add({ contract: event.approval.contract, offerer: event.approval.owner, tokenId: event.approval.tokenId });
+    }
   }
   for (const [key, sender] of senders) if (!found.has(key)) found.set(key, sender);
   return [...found.values()];
+}
+
+/** OpenZeppelin 4 logs Approval(owner, 0, id) before every Transfer from the owner. */
+function movedAwayInSameTransaction(event: IndexedEvent & { type: "tokenApproval" }, events: readonly IndexedEvent[]): boolean {
+  const { contract, owner, tokenId } = event.approval;
+  return events.some(
+    (other) =>
+      other.type === "erc721" &&
+      other.transactionHash === event.transactionHash &&
+      other.transfer.contract === contract &&
+      other.transfer.tokenId === tokenId &&
+      other.transfer.from === owner &&
+      other.transfer.to !== owner,
+  );
 }
 
 interface InactiveOrder {
