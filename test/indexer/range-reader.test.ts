@@ -154,12 +154,12 @@ describe("a block the node refuses even for one address (a provider's cap on res
 
   it("keeps only the tracked addresses' indexed logs of the receipts, without splitting parts again, and stops the chain when receipts are refused too", async () => {
     const [tracked, alsoTracked, untracked] = [uniqueAddress(), uniqueAddress(), uniqueAddress()];
-    const approval = toEventSelector("event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)");
+    const notIndexed = toEventSelector("event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)");
     const blockHash = randomHash();
     const logAt = (address: string, topic0: string, logIndex: number) => rpcLog({ address, topic0, owner: tracked, operator: untracked, blockNumber: 7, blockHash, logIndex });
     const receipts = [
       { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, APPROVAL_FOR_ALL, 0), logAt(untracked, APPROVAL_FOR_ALL, 1)] },
-      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, approval, 2), logAt(alsoTracked, APPROVAL_FOR_ALL, 3)] },
+      { blockNumber: "0x7", blockHash, status: "0x1", logs: [logAt(tracked, notIndexed, 2), logAt(alsoTracked, APPROVAL_FOR_ALL, 3)] },
     ];
     let receiptsRefused = false;
     let getLogsCalls = 0;

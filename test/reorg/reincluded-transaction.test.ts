@@ -3,15 +3,18 @@
 // new block later. Claims were keyed by (transaction, log index) alone, so the indexer applied
 // the buy a second time: a second sale row, doubled volume. Decision 75. (The indexer skips such a
 // transaction before claiming anything; test/indexer/log-claims.test.ts checks the claim rule.)
+// Its ERC-721 ownership rows then take the new position, so a later transfer of the token in the
+// new chain is not taken for an older one (decision 92). One file: anvil_reorg rewrites the
+// chain's recent blocks, which a parallel file's transactions would be lost with.
 import { env } from "cloudflare:workers";
-import { createWalletClient, encodeFunctionData, http, type Address, type Hex } from "viem";
+import { createWalletClient, encodeFunctionData, http, keccak256, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { chainClient, ETHER, fund, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call } from "../helpers/http";
-import { runIndex } from "../helpers/indexer";
+import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { seaportAddress } from "../helpers/seaport-basic-order";
 import { listingComponents, viemSignOrder } from "../helpers/seaport";
@@ -102,5 +105,54 @@ describe("a transaction a reorg brings back in another block", () => {
     expect((await ownerOf(contract, 1n)).toLowerCase()).toBe(buyer.walletAddress.toLowerCase());
     const owned = await call(`/v1/assets/explore?ownerAddress=${buyer.walletAddress}`, { apiKey: buyer.apiKey });
     expect(owned.body.data.map((a: { tokenId: string }) => a.tokenId)).toEqual(["1"]);
+  });
+});
+
+describe("an ERC-721 transfer a reorg brings back in an earlier block", () => {
+  it("moves its ownership row to the new position, so the holder's next transfer in the new chain is applied", async () => {
+    const holder = await freshWallet();
+    const receiver = (await freshWallet()).address;
+    // Nothing of ours in the block before the claim's: the reorg re-mines the claim there.
+    await nextBlock();
+    await nextBlock();
+    const [tokenId] = await claimConfirmed(creator, { contractAddress: contract, recipientAddress: holder.address, quantity: 1 });
+    const claim = await env.DB.prepare("select transaction_hash from transactions where project_id = ? and status = 'confirmed' order by created_at desc limit 1")
+      .bind(creator.id)
+      .first<{ transaction_hash: Hex }>();
+    const first = await chainClient().getTransactionReceipt({ hash: claim!.transaction_hash });
+    const owned = () => env.DB.prepare("select owner_address, block_number, log_index from ownerships where contract_address = ? and token_id = ?").bind(contract.toLowerCase(), tokenId).first();
+    expect(await owned()).toMatchObject({ owner_address: holder.address, block_number: Number(first.blockNumber) });
+
+    // The holder passes the token on right behind the claim, one block earlier than the claim was
+    // first mined: in the new chain that transfer comes after the claim, before its old position.
+    const handOn = await createWalletClient({ account: holder.account, chain: devnet, transport: http(env.RPC_URL) }).signTransaction({
+      to: contract as Address,
+      data: encodeFunctionData({ abi: dropErc721Abi, functionName: "transferFrom", args: [holder.address, receiver, BigInt(tokenId!)] }),
+      nonce: 0,
+      gas: 100_000n,
+      maxFeePerGas: 100n * 10n ** 9n,
+      maxPriorityFeePerGas: 0n,
+    });
+    const raw = await rpc<Hex>("eth_getRawTransactionByHash", [claim!.transaction_hash]);
+    await rpc("evm_setIntervalMining", [0]);
+    try {
+      const head = await chainClient().getBlockNumber({ cacheTime: 0 });
+      await rpc("anvil_reorg", [Number(head - first.blockNumber) + 2, [[raw, 0], [handOn, 0]]]);
+    } finally {
+      await rpc("evm_setIntervalMining", [1]);
+    }
+    const again = await chainClient().getTransactionReceipt({ hash: claim!.transaction_hash });
+    const handedOn = await chainClient().getTransactionReceipt({ hash: keccak256(handOn) });
+    expect(handedOn.status).toBe("success");
+    expect(again.blockNumber).toBe(first.blockNumber - 1n);
+    expect(handedOn.blockNumber).toBe(again.blockNumber);
+    expect(handedOn.logs[0]!.logIndex).toBeGreaterThan(again.logs[0]!.logIndex);
+
+    const report = await runIndex();
+    expect(report.toBlock).toBeGreaterThanOrEqual(Number(handedOn.blockNumber));
+    expect((await ownerOf(contract, BigInt(tokenId!))).toLowerCase()).toBe(receiver);
+    expect(await owned()).toMatchObject({ owner_address: receiver, block_number: Number(handedOn.blockNumber), log_index: handedOn.logs[0]!.logIndex });
+    const holderAssets = await call(`/v1/assets/explore?ownerAddress=${holder.address}&contractAddress=${contract}`, { apiKey: creator.apiKey });
+    expect(holderAssets.body.data).toEqual([]);
   });
 });

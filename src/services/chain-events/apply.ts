@@ -89,6 +89,25 @@ export function erc721TransferStatements(
 }
 
 /**
+ * An ERC-721 Transfer whose transaction a reorg brought back in another block: its effects stand
+ * from the first block (decision 75), but the ownership row it made keeps that block's position,
+ * and a later transfer of the token in the new chain can sort before it and be ignored. The row
+ * takes the log's new position if it still carries the old one (one of the transaction's claims
+ * from another block: nothing has replaced it since). Not guarded by a claim: a second run finds
+ * no row with an old position and changes nothing (decision 92).
+ */
+export function reincludedTransferStatement(db: D1Database, chainId: number, transfer: Erc721Transfer): D1PreparedStatement {
+  return db
+    .prepare(
+      `update ownerships set block_number = ?, log_index = ?, updated_at = ?
+       where chain_id = ? and contract_address = ? and token_id = ? and owner_address = ?
+         and exists (select 1 from chain_events c where c.chain_id = ownerships.chain_id and c.transaction_hash = ? and c.block_hash <> ?
+                       and c.block_number = ownerships.block_number and c.log_index = ownerships.log_index)`,
+    )
+    .bind(transfer.blockNumber, transfer.logIndex, Date.now(), chainId, transfer.contract, transfer.tokenId, transfer.to, transfer.transactionHash, transfer.blockHash);
+}
+
+/**
  * One (id, value) pair of an ERC-1155 TransferSingle/TransferBatch. Balances are decimal text;
  * the arithmetic runs in SQLite's 64-bit integers (balances up to 9.2·10^18 units of one id are
  * exact). Rows that reach 0 are deleted; the sender's listings for more than it still holds die.

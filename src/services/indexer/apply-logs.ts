@@ -11,6 +11,7 @@ import {
   erc1155TransferStatements,
   erc721TransferStatements,
   newLogGuard,
+  reincludedTransferStatement,
   tokenApprovalStatements,
   type AssetFields,
 } from "../chain-events/apply";
@@ -57,7 +58,7 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   if (!logs.length) return { stopBefore: null };
   const { db, chain } = scope;
   const decoded = decodeIndexedLogs(logs, scope.seaport);
-  const { applied, pending } = await knownTransactions(db, chain.chainId, [...new Set(decoded.map((e) => e.transactionHash))], Date.now() - PENDING_HOLD_MAX_MS);
+  const { applied, appliedElsewhere, pending } = await knownTransactions(db, chain.chainId, [...new Set(decoded.map((e) => e.transactionHash))], Date.now() - PENDING_HOLD_MAX_MS);
   const held = decoded.filter((e) => pending.has(e.transactionHash)).map((e) => e.blockNumber);
   const stopBefore = held.length ? Math.min(...held) : null;
   const inRange = decoded.filter((e) => stopBefore === null || e.blockNumber < stopBefore);
@@ -73,7 +74,9 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   const assets = await assetFieldsFor(db, chain, [...mints, ...unseen], scope.collections, scope.budget, rows);
   await fetchSaleBlockTimes(scope, events);
 
-  let batch: D1PreparedStatement[] = [];
+  // Transfers a reorg brought back in another block keep their first effects; their ownership rows
+  // take the new position before this range's later transfers are ordered against them (decision 92).
+  let batch = inRange.flatMap((e) => (e.type === "erc721" && e.transfer.to !== ZERO && appliedElsewhere(e) ? [reincludedTransferStatement(db, chain.chainId, e.transfer)] : []));
   for (const event of events) {
     const guard = newLogGuard(chain.chainId, event);
     const effects = logEffects(db, chain, guard, event, assets, scope.blockTimes.get(event.blockNumber) ?? Date.now());
@@ -143,9 +146,9 @@ async function knownTransactions(db: D1Database, chainId: number, hashes: string
     if (row.block_hash) claimedFrom.set(row.transaction_hash, (claimedFrom.get(row.transaction_hash) ?? new Set()).add(row.block_hash));
   }
   for (const row of pendingRows) pending.add(row.transaction_hash);
-  /** Claimed already, or its transaction was applied from another block (claimLog's rule, checked early). */
-  const applied = (log: LogRef) =>
-    claimed.has(`${log.transactionHash}:${log.logIndex}`) ||
-    (log.blockHash !== null && [...(claimedFrom.get(log.transactionHash) ?? [])].some((hash) => hash !== log.blockHash));
-  return { applied, pending };
+  /** Its transaction was applied from another block (claimLog's rule, checked early). */
+  const appliedElsewhere = (log: LogRef) => log.blockHash !== null && [...(claimedFrom.get(log.transactionHash) ?? [])].some((hash) => hash !== log.blockHash);
+  /** Claimed already, or applied from another block. */
+  const applied = (log: LogRef) => claimed.has(`${log.transactionHash}:${log.logIndex}`) || appliedElsewhere(log);
+  return { applied, appliedElsewhere, pending };
 }
