@@ -17,7 +17,7 @@ import {
   type AllowlistEntry,
 } from "../../src/services/drops/whitelist";
 import { metadataObjectKey, renderTokenMetadata, toOpenSeaMetadata } from "../../src/services/metadata/token-metadata";
-import { seedAsset, seedCollection, seedDrop, seedTokenMetadata, uniqueAddress } from "../fixtures/seed";
+import { randomHash, seedAsset, seedCollection, seedDrop, seedTokenMetadata, seedTransaction, uniqueAddress } from "../fixtures/seed";
 import { BASE, call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { fund } from "../helpers/chain";
@@ -335,6 +335,29 @@ describe("GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}", () => {
   it("falls back to an s3 drop's default document, and is 404 without either", async () => {
     expect((await call(path(s3Drop.contractAddress, "2"))).body).toEqual(s3Default);
     expectEnvelope(await call(path(s3NoDefaultDrop.contractAddress, "1")), 404, "not_found");
+  });
+
+  it("sends a drop's default uncached while a claim of the drop awaits its receipt, which may write the token's own document", async () => {
+    const cacheOf = async (drop: Awaited<ReturnType<typeof seedDrop>>, tokenId: string) => {
+      const { status, headers } = await call(path(drop.contractAddress, tokenId));
+      expect(status, `${drop.metadataStorageType} token ${tokenId}`).toBe(200);
+      expect(headers.get("etag")).toMatch(/^"[0-9a-f]{64}"$/);
+      return headers.get("cache-control");
+    };
+    const cacheable = "public, max-age=300, stale-while-revalidate=86400";
+    const claims = await Promise.all([s3Drop, apiDrop].map((drop) => seedTransaction(project.id, { kind: "claim", status: "pending", subjectId: drop.id, transactionHash: randomHash() })));
+    try {
+      // Token 2 of the s3 drop and token 1 of the metadata-api drop have only the default.
+      expect(await cacheOf(s3Drop, "2")).toBe("public, no-cache");
+      expect(await cacheOf(apiDrop, "1")).toBe("public, no-cache");
+      // A token's own document is final whatever is pending.
+      expect(await cacheOf(s3Drop, "1")).toBe(cacheable);
+      expect(await cacheOf(apiDrop, "2")).toBe(cacheable);
+    } finally {
+      await env.DB.prepare("update transactions set status = 'confirmed' where id in (?, ?)").bind(claims[0]!.id, claims[1]!.id).run();
+    }
+    expect(await cacheOf(s3Drop, "2")).toBe(cacheable);
+    expect(await cacheOf(apiDrop, "1")).toBe(cacheable);
   });
 
   it("renders a metadata-api drop's override in OpenSea form, omitting absent fields", async () => {

@@ -23,7 +23,15 @@ export interface RenderedMetadata {
   document: OpenSeaMetadata;
   /** Strong ETag (quoted SHA-256 hex) of JSON.stringify(document), the exact response body. */
   etag: string;
+  /**
+   * The drop's default document, served while a claim or mint of the drop by the service awaits
+   * its receipt, which may still write this token's own document (decision 93): not to be cached.
+   */
+  provisional: boolean;
 }
+
+/** A stored document, and whether it is the drop's default rather than the token's own. */
+type StoredDocument = { document: OpenSeaMetadata; isDefault: boolean };
 
 type TokenMetadataRow = typeof tokenMetadata.$inferSelect;
 
@@ -54,12 +62,14 @@ function tokenMetadataFromRow(row: TokenMetadataRow): TokenMetadata {
   return metadata;
 }
 
-async function fromR2(bucket: R2Bucket, dropId: string, tokenId: string): Promise<OpenSeaMetadata | null> {
-  const object = (await bucket.get(metadataObjectKey(dropId, tokenId))) ?? (await bucket.get(metadataObjectKey(dropId, DEFAULT_TOKEN_KEY)));
-  return object ? await object.json<OpenSeaMetadata>() : null;
+async function fromR2(bucket: R2Bucket, dropId: string, tokenId: string): Promise<StoredDocument | null> {
+  const own = await bucket.get(metadataObjectKey(dropId, tokenId));
+  if (own) return { document: await own.json<OpenSeaMetadata>(), isDefault: false };
+  const fallback = await bucket.get(metadataObjectKey(dropId, DEFAULT_TOKEN_KEY));
+  return fallback ? { document: await fallback.json<OpenSeaMetadata>(), isDefault: true } : null;
 }
 
-async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: string, tokenId: string): Promise<OpenSeaMetadata | null> {
+async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: string, tokenId: string): Promise<StoredDocument | null> {
   const rows = await db
     .select()
     .from(tokenMetadata)
@@ -72,7 +82,7 @@ async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: 
     )
     .all();
   const row = rows.find((r) => r.tokenKey === tokenId) ?? rows.find((r) => r.tokenKey === DEFAULT_TOKEN_KEY);
-  return row ? toOpenSeaMetadata(tokenMetadataFromRow(row)) : null;
+  return row ? { document: toOpenSeaMetadata(tokenMetadataFromRow(row)), isDefault: row.tokenKey === DEFAULT_TOKEN_KEY } : null;
 }
 
 interface MetadataDrop {
@@ -135,7 +145,10 @@ export async function renderTokenMetadata(
   if (!(await minted(ctx, chain, drop, contractAddress, tokenId, Boolean(assetRows[0])))) {
     throw new AppError("not_found", "token not minted, or burned (metadata exists only for minted tokens that still exist)");
   }
-  const document = drop.storage === "s3" ? await fromR2(ctx.env.METADATA, drop.id, tokenId) : await fromD1(ctx, chainId, contractAddress, tokenId);
-  if (!document) throw new AppError("not_found", "no metadata stored for this token");
-  return { document, etag: `"${await sha256Hex(JSON.stringify(document))}"` };
+  const stored = drop.storage === "s3" ? await fromR2(ctx.env.METADATA, drop.id, tokenId) : await fromD1(ctx, chainId, contractAddress, tokenId);
+  if (!stored) throw new AppError("not_found", "no metadata stored for this token");
+  // The token may be one the indexer applied before a pending claim's receipt wrote its own
+  // document (decision 64's fee-bump race); only the default is in question, at one D1 read.
+  const provisional = stored.isDefault && (await serviceMintPending(ctx, drop));
+  return { document: stored.document, etag: `"${await sha256Hex(JSON.stringify(stored.document))}"`, provisional };
 }
