@@ -25,6 +25,8 @@ function workerProject(options: {
   bindings: (inject: Inject) => Record<string, string>;
   /** Per-key request limit, when a project needs one other than wrangler.toml's. */
   rateLimit?: { limit: number; period: 10 | 60 };
+  /** Its files share state beyond one test file (a fault proxy's mode, a chain they rewrite): one file at a time, after the parallel group. */
+  exclusive?: boolean;
 }): TestProjectInlineConfiguration {
   return {
     plugins: [
@@ -57,9 +59,18 @@ function workerProject(options: {
       setupFiles: ["./test/setup.ts"],
       testTimeout: 60_000,
       hookTimeout: 60_000,
+      ...(options.exclusive ? EXCLUSIVE : {}),
     },
   };
 }
+
+/**
+ * Most files wait on 1 s blocks, not on a core, so the parallel group runs FILE_WORKERS files at
+ * once (vitest's default is one per core less one: a single worker on 2 cores). Files of an
+ * exclusive project run one by one afterwards (vitest wants one worker count per group).
+ */
+const FILE_WORKERS = 3;
+const EXCLUSIVE = { maxWorkers: 1, sequence: { groupOrder: 1 } } as const;
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
@@ -67,6 +78,7 @@ export default defineConfig(async () => {
     test: {
       // The JSON report feeds .ci/run's closing "N passed, N failed" line.
       reporters: ["default", "json"],
+      maxWorkers: FILE_WORKERS,
       outputFile: { json: "test-results/vitest.json" },
       projects: [
         workerProject({
@@ -93,6 +105,7 @@ export default defineConfig(async () => {
             PROXY_URL: inject("faultProxyUrl"),
             ENGINE_BUMP_AFTER_BLOCKS: "2",
           }),
+          exclusive: true,
         }),
         workerProject({
           name: "reorg",
@@ -100,6 +113,7 @@ export default defineConfig(async () => {
           globalSetup: "./test/reorg/global-setup.ts",
           migrations,
           bindings: (inject) => ({ CHAINS: inject("reorgChainsConfig"), RPC_URL: inject("reorgAnvilUrl") }),
+          exclusive: true,
         }),
         workerProject({
           name: "limits",
