@@ -41,6 +41,11 @@ const indexed = async () => {
   await nextBlock();
   await runIndex();
 };
+/** The indexed event of an ERC-721 transfer mined in `receipt` (its first log). */
+const transferEvent = (receipt: { blockNumber: bigint; blockHash: Hex; transactionHash: Hex }, from: Wallet, to: Wallet, tokenId: string) => {
+  const ref = { logIndex: 0, blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, transactionHash: receipt.transactionHash };
+  return { type: "erc721" as const, transfer: { contract, from: from.address.toLowerCase(), to: to.address.toLowerCase(), tokenId, ...ref }, ...ref };
+};
 const statusOf = async (orderHash: string) => (await call(`/v1/orders/${orderHash}`, { apiKey: project.apiKey })).body.status as string;
 const bestListingOf = async (tokenId: string) => (await call(`/v1/assets/1868/${contract}/${tokenId}`, { apiKey: project.apiKey })).body.bestListing?.orderHash ?? null;
 
@@ -119,17 +124,32 @@ describe("inactive listings", () => {
     // Cancel-all at the head, after the token came back: Seaport will never fill the listing.
     await owner.send({ to: seaportAddress(), data: incrementCounterCalldata() });
     // The revival of a run whose safe head is the block of the return, not yet the increment's.
-    const returned = {
-      type: "erc721" as const,
-      transfer: { contract, from: away.address.toLowerCase(), to: owner.address.toLowerCase(), tokenId: tokenId!, logIndex: 0, blockNumber: Number(back.blockNumber), blockHash: back.blockHash, transactionHash: back.transactionHash },
-      logIndex: 0,
-      blockNumber: Number(back.blockNumber),
-      blockHash: back.blockHash,
-      transactionHash: back.transactionHash,
-    };
-    await reviveListings(env.DB, getChain(env, 1868), [returned]);
+    await reviveListings(env.DB, getChain(env, 1868), [transferEvent(back, away, owner, tokenId!)]);
     expect(await statusOf(orderHash)).toBe("inactive");
     expect(await bestListingOf(tokenId!)).toBeNull();
+  });
+
+  it("stay inactive while D1 names another holder, whatever the chain answered, and come back once the return is applied", async () => {
+    const owner = await freshWallet();
+    const [tokenId] = await claimConfirmed(project, { contractAddress: contract, recipientAddress: owner.address, quantity: 1 });
+    await setApprovalForAll(owner, contract, seaportAddress());
+    const parameters = listingComponents(owner.address, contract, tokenId!, ETHER / 20n);
+    const orderHash = await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters);
+    const away = await freshWallet();
+    await transfer(owner, away, BigInt(tokenId!));
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("inactive");
+
+    // A hint whose chain reads say the order fills while D1 still records `away` as the holder,
+    // as when a receipt moves the token during the reads.
+    const back = await transfer(away, owner, BigInt(tokenId!));
+    await reviveListings(env.DB, getChain(env, 1868), [transferEvent(back, away, owner, tokenId!)]);
+    expect(await statusOf(orderHash)).toBe("inactive");
+    expect(await bestListingOf(tokenId!)).toBeNull();
+
+    await indexed();
+    expect(await statusOf(orderHash)).toBe("active");
+    expect(await bestListingOf(tokenId!)).toBe(orderHash);
   });
 
   it("stay cancelled when the offerer cancelled on Seaport while the token was away", async () => {

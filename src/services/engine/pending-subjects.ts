@@ -5,7 +5,9 @@
 // Storage (WalletSequencer): `pending:<kind>:<subject>` = PendingSubject, deleted when the
 // watcher settles that transaction or the broadcast is definitely rejected. A confirmed
 // approval is kept a minute longer: a request that read the allowance before it was mined
-// would otherwise approve again.
+// would otherwise approve again. Each release also deletes the holds nothing reads any more
+// (confirmed approvals past their minute, pending holds past their staleness), which used to
+// stay in storage and memory for good (decision 95).
 import { StoredMap } from "./stored-map";
 import type { TxKind } from "./types";
 
@@ -53,8 +55,11 @@ export class PendingSubjects {
     if (!holdsSubject(subject)) return null;
     const held = this.held.get(keyOf(subject));
     if (!held) return null;
-    const age = Date.now() - held.at;
-    return age < (held.confirmed ? CONFIRMED_APPROVAL_MEMORY_MS : this.staleAfterMs) ? held.transactionId : null;
+    return this.expired(held) ? null : held.transactionId;
+  }
+
+  private expired(held: PendingSubject): boolean {
+    return Date.now() - held.at >= (held.confirmed ? CONFIRMED_APPROVAL_MEMORY_MS : this.staleAfterMs);
   }
 
   /** Synchronous on purpose: called right after `holder`, before anything can interleave. */
@@ -67,8 +72,10 @@ export class PendingSubjects {
     if (!holdsSubject(subject)) return;
     await this.held.load();
     const key = keyOf(subject);
-    if (this.held.get(key)?.transactionId !== transactionId) return;
-    if (confirmed && subject.kind === "approve") this.held.set(key, { transactionId, at: Date.now(), confirmed });
-    else await this.held.delete(key);
+    if (this.held.get(key)?.transactionId === transactionId) {
+      if (confirmed && subject.kind === "approve") this.held.set(key, { transactionId, at: Date.now(), confirmed });
+      else await this.held.delete(key);
+    }
+    await this.held.deleteWhere((held) => this.expired(held));
   }
 }

@@ -43,6 +43,13 @@ export class StoredMap<V> {
     await this.storage.delete(this.prefix + key);
   }
 
+  /** Deletes every entry `expired` picks; synchronous in memory, storage in calls of 128 keys (its limit). */
+  async deleteWhere(expired: (value: V) => boolean): Promise<void> {
+    const keys = [...this.loaded()].filter(([, value]) => expired(value)).map(([key]) => key);
+    for (const key of keys) this.loaded().delete(key);
+    for (let start = 0; start < keys.length; start += 128) await this.storage.delete(keys.slice(start, start + 128).map((key) => this.prefix + key));
+  }
+
   private loaded(): Map<string, V> {
     if (!this.entries) throw new Error(`StoredMap(${this.prefix}) used before load()`);
     return this.entries;

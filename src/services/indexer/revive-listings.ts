@@ -152,7 +152,18 @@ export async function reviveListings(db: D1Database, chain: ChainConfig, events:
   const hashes = revived.map((order) => order.order_hash);
   const marks = hashes.map(() => "?").join(", ");
   await db.batch([
-    db.prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and order_hash in (${marks})`).bind(nowMs, ...hashes),
+    db.prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and order_hash in (${marks}) and ${D1_AGREES}`).bind(nowMs, ...hashes),
     refreshBestListingsWhere(db, `order_hash in (${marks})`, hashes, nowMs),
   ]);
 }
+
+/**
+ * D1 must not name another holder of an ERC-721 token at the time of the write: a receipt applied
+ * during the chain reads (a buy of the token through another listing) moved it, and its Transfer,
+ * claimed by the receipt, would never come back to deactivate this listing. A holder D1 does not
+ * know yet (the token returns in a block the indexer has not reached) waits for that block's run,
+ * which hints the listing again (decision 96). ERC-1155 balances in D1 can be short of the
+ * chain's (units received before the collection was indexed), so the chain alone decides those.
+ */
+const D1_AGREES = `not exists (select 1 from ownerships o where o.chain_id = orders.chain_id and o.contract_address = orders.contract_address
+  and o.token_id = orders.token_id and o.block_number is not null and o.owner_address != orders.offerer)`;
