@@ -2,9 +2,11 @@
 // approval: cleared or given to someone else, or cleared by the holder's transfer to itself, the
 // listing goes inactive; given back to Seaport, it returns. A listing an approval for all still
 // covers stays active through any of it (decision 91).
-import { encodeFunctionData } from "viem";
+import { env } from "cloudflare:workers";
+import { encodeAbiParameters, encodeEventTopics, encodeFunctionData, parseAbiItem, type Log } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
+import { tokenApprovals } from "../../src/chain/transfer-logs";
 import { ETHER } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop, setApprovalForAll } from "../helpers/drops";
 import { call } from "../helpers/http";
@@ -19,7 +21,11 @@ const ZERO = "0x0000000000000000000000000000000000000000";
 let project: TestProject;
 let contract: string;
 
-const sent = async (receipt: Promise<{ status: string }>) => expect((await receipt).status).toBe("success");
+const sent = async <R extends { status: string }>(receipt: Promise<R>) => {
+  const mined = await receipt;
+  expect(mined.status).toBe("success");
+  return mined;
+};
 const approveToken = (owner: Wallet, approved: string, tokenId: string) =>
   sent(owner.send({ to: contract, data: encodeFunctionData({ abi: dropErc721Abi, functionName: "approve", args: [approved as `0x${string}`, BigInt(tokenId)] }) }));
 const transferToSelf = (owner: Wallet, tokenId: string) =>
@@ -84,13 +90,33 @@ describe("a listing an approval for all covers", () => {
   it("stays active, and the token's best listing, when the token's own approval changes or the holder transfers it to itself", async () => {
     const { owner, listed } = await listedTokens("all", 2);
     const [approvedAway, sentToSelf] = listed as [(typeof listed)[0], (typeof listed)[0]];
+    const updatedAt = () => env.DB.prepare("select order_hash, updated_at from orders where order_hash in (?, ?) order by order_hash").bind(approvedAway.orderHash, sentToSelf.orderHash).all();
+    const before = (await updatedAt()).results;
     const other = await freshWallet();
-    await approveToken(owner, other.address, approvedAway.tokenId);
+    const approval = await approveToken(owner, other.address, approvedAway.tokenId);
     await transferToSelf(owner, sentToSelf.tokenId);
     await indexed();
     for (const { tokenId, orderHash } of listed) {
       expect(await statusOf(orderHash), `token ${tokenId}`).toBe("active");
       expect(await bestListingOf(tokenId), `token ${tokenId}`).toBe(orderHash);
     }
+    // Never deactivated (a revival would have touched them): the chain said the approval for all
+    // covers them before the logs were applied, and the Approval, which ends nothing, was not claimed.
+    expect((await updatedAt()).results).toEqual(before);
+    const claims = await env.DB.prepare("select count(*) as n from chain_events where transaction_hash = ?").bind(approval.transactionHash.toLowerCase()).first<{ n: number }>();
+    expect(claims?.n).toBe(0);
+  });
+});
+
+describe("tokenApprovals", () => {
+  it("decodes ERC-721 Approvals and skips ERC-20 ones, which share the topic with one topic fewer", () => {
+    const [owner, spender] = ["0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000b2"] as const;
+    const log = (topics: readonly unknown[], data: `0x${string}`, logIndex: number) =>
+      ({ address: "0x00000000000000000000000000000000000000C3", topics, data, logIndex, blockNumber: 5n, blockHash: `0x${"ab".repeat(32)}`, transactionHash: `0x${"cd".repeat(32)}`, transactionIndex: 0, removed: false }) as unknown as Log;
+    const erc721 = encodeEventTopics({ abi: [parseAbiItem("event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)")], args: { owner, approved: spender, tokenId: 7n } });
+    const erc20 = encodeEventTopics({ abi: [parseAbiItem("event Approval(address indexed owner, address indexed spender, uint256 value)")], args: { owner, spender } });
+    expect(erc20[0]).toBe(erc721[0]);
+    const decoded = tokenApprovals([log(erc721, "0x", 0), log(erc20, encodeAbiParameters([{ type: "uint256" }], [10n ** 18n]), 1)]);
+    expect(decoded).toEqual([expect.objectContaining({ contract: "0x00000000000000000000000000000000000000c3", owner, approved: spender, tokenId: "7", logIndex: 0 })]);
   });
 });

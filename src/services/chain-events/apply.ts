@@ -1,7 +1,7 @@
 // Effects of collection logs (ERC-721 / ERC-1155 transfers, approvals) on D1, applied exactly
 // once whoever sees the log first: the receipt of a transaction the service sent, or the indexer.
 // Every statement is guarded by the log's claim (guard.ts); the caller puts `claimLog` first in
-// the batch.
+// the batch. The one exception, reincludedTransferStatement, is idempotent without a claim.
 import type { ApprovalForAll, Erc1155Transfer, Erc721Transfer, TokenApproval } from "../../chain/transfer-logs";
 import { GUARD_SQL, guardParams, type LogGuard } from "./guard";
 import { deactivateOrdersStatement, ORDER_OPERATOR_SQL, refreshListingsStatement } from "./order-effects";
@@ -39,6 +39,7 @@ export function erc721TransferStatements(
   guard: LogGuard,
   transfer: Erc721Transfer,
   asset: AssetFields | null,
+  kept?: KeptOperators,
 ): D1PreparedStatement[] {
   const now = Date.now();
   const key = [guard.chainId, transfer.contract, transfer.tokenId];
@@ -64,11 +65,12 @@ export function erc721TransferStatements(
   if (transfer.from !== ZERO) {
     // Only the new owner can deliver the token now: everybody else's listings of it are dead. A
     // transfer also clears the token's per-token approval, which D1 cannot see: a holder sending
-    // the token to itself loses its own listings too, and the indexer's revival brings back those
-    // the chain still fills through an approval for all (decision 91).
+    // the token to itself loses its own listings too, except those whose operator it has
+    // approved for all (`keepOperators`, read by the indexer at the head: decision 91).
+    const keep = notKeptSql(kept);
     const dead =
       transfer.from === transfer.to
-        ? { sql: `chain_id = ? and contract_address = ? and token_id = ? and ${isLatest.sql}`, params: [...key, ...isLatest.params] }
+        ? { sql: `chain_id = ? and contract_address = ? and token_id = ? and ${keep.sql} and ${isLatest.sql}`, params: [...key, ...keep.params, ...isLatest.params] }
         : { sql: `chain_id = ? and contract_address = ? and token_id = ? and offerer != ? and ${isLatest.sql}`, params: [...key, transfer.to, ...isLatest.params] };
     statements.push(
       deactivateOrdersStatement(db, guard, dead.sql, dead.params, now),
@@ -186,15 +188,33 @@ export function approvalForAllStatements(
 
 /**
  * ERC-721 Approval: the token's one approved address changed. The owner's listings of it whose
- * operator is not the new address go `inactive`: they may have relied on the approval just
- * replaced, and D1 cannot tell that from an approval for all. The indexer's revival reads the
- * chain at once and brings back those that still fill (decision 91).
+ * operator is neither the new address nor one it has approved for all (`keepOperators`, read by
+ * the indexer at the head) go `inactive`: they rested on the approval just replaced (decision 91).
  */
-export function tokenApprovalStatements(db: D1Database, guard: LogGuard, approval: TokenApproval, seaportAddress: string): D1PreparedStatement[] {
+export function tokenApprovalStatements(
+  db: D1Database,
+  guard: LogGuard,
+  approval: TokenApproval,
+  seaportAddress: string,
+  kept?: KeptOperators,
+): D1PreparedStatement[] {
   const now = Date.now();
-  const where = `chain_id = ? and contract_address = ? and token_id = ? and offerer = ? and ${ORDER_OPERATOR_SQL} != ?`;
-  const params = [guard.chainId, approval.contract, approval.tokenId, approval.owner, seaportAddress.toLowerCase(), approval.approved];
+  const keep = notKeptSql(kept);
+  const where = `chain_id = ? and contract_address = ? and token_id = ? and offerer = ? and ${ORDER_OPERATOR_SQL} != ? and ${keep.sql}`;
+  const params = [guard.chainId, approval.contract, approval.tokenId, approval.owner, seaportAddress.toLowerCase(), approval.approved, ...keep.params];
   return [deactivateOrdersStatement(db, guard, where, params, now), refreshListingsStatement(db, guard, where, params, now)];
+}
+
+/** Operators the holder has approved for all at the head, lower-case; `seaport` is what a null operator means. */
+export interface KeptOperators {
+  seaport: string;
+  operators: readonly string[];
+}
+
+/** Orders whose operator is not kept. */
+function notKeptSql(kept: KeptOperators | undefined): { sql: string; params: unknown[] } {
+  if (!kept?.operators.length) return { sql: "1", params: [] };
+  return { sql: `${ORDER_OPERATOR_SQL} not in (select value from json_each(?))`, params: [kept.seaport.toLowerCase(), JSON.stringify(kept.operators)] };
 }
 
 /** Metadata a mint brings; a row made earlier (a listing of the token) may lack it. */

@@ -22,7 +22,7 @@ import { decodeIndexedLogs, handoversOf, mintsOf, type IndexedEvent } from "./de
 import { reviveListings } from "./revive-listings";
 import { fetchSaleBlockTimes } from "./sale-block-times";
 import { withRelevantSeaportEvents } from "./seaport-relevance";
-import { withRelevantTokenApprovals } from "./token-approval-relevance";
+import { withCoveredListings } from "./cleared-approvals";
 import { queuedForProjects } from "../webhooks/events";
 
 export interface RangeScope {
@@ -63,7 +63,7 @@ export async function applyLogs(scope: RangeScope, logs: ChainLog[]): Promise<{ 
   const stopBefore = held.length ? Math.min(...held) : null;
   const inRange = decoded.filter((e) => stopBefore === null || e.blockNumber < stopBefore);
   const unapplied = inRange.filter((e) => !applied(e));
-  const events = await withRelevantTokenApprovals(db, chain.chainId, await withRelevantSeaportEvents(db, chain.chainId, unapplied));
+  const events = await withCoveredListings(db, chain, await withRelevantSeaportEvents(db, chain.chainId, unapplied));
 
   // Mints, and tokens D1 has never seen (minted before a registered collection's fromBlock),
   // get an asset row with their first applied transfer (decision 54).
@@ -106,18 +106,19 @@ export function logEffects(
   assets: ReadonlyMap<string, AssetFields>,
   blockTimestampMs: number,
 ): D1PreparedStatement[] {
+  const kept = (operators: string[] | undefined) => (operators ? { seaport: chain.seaportAddress, operators } : undefined);
   switch (event.type) {
     // `assets` holds the tokens that need a row: mints, and tokens D1 has not seen yet.
     case "erc721": {
       const t = event.transfer;
-      return erc721TransferStatements(db, guard, t, t.to === ZERO ? null : (assets.get(mintKey(t.contract, t.tokenId)) ?? null));
+      return erc721TransferStatements(db, guard, t, t.to === ZERO ? null : (assets.get(mintKey(t.contract, t.tokenId)) ?? null), kept(event.keepOperators));
     }
     case "erc1155":
       return event.transfers.flatMap((t) => erc1155TransferStatements(db, guard, t, t.to === ZERO ? null : (assets.get(mintKey(t.contract, t.id)) ?? null)));
     case "approval":
       return approvalForAllStatements(db, guard, event.approval, chain.seaportAddress);
     case "tokenApproval":
-      return tokenApprovalStatements(db, guard, event.approval, chain.seaportAddress);
+      return tokenApprovalStatements(db, guard, event.approval, chain.seaportAddress, kept(event.keepOperators));
     case "seaport":
       return seaportEventStatements(db, guard, event.event, { chainId: chain.chainId, blockTimestampMs, nowMs: Date.now() });
   }

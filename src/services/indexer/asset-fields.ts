@@ -45,8 +45,9 @@ export async function assetRows(db: D1Database, chainId: number, tokens: { contr
   const distinct = new Map(tokens.map((token) => [mintKey(token.contract, token.tokenId), [token.contract, token.tokenId]]));
   // JSON list parameters: D1 binds at most 100 values and 1 MB per string (db/json-list.ts).
   const statement = db.prepare(
+    // CROSS JOIN keeps the list outside: without statistics SQLite would walk the chain's assets and scan the list for each.
     `select a.contract_address, a.token_id, a.token_uri from json_each(?2) t
-     join assets a on a.chain_id = ?1 and a.contract_address = t.value ->> '$[0]' and a.token_id = t.value ->> '$[1]'`,
+     cross join assets a on a.chain_id = ?1 and a.contract_address = t.value ->> '$[0]' and a.token_id = t.value ->> '$[1]'`,
   );
   const [rows = []] = await batchOverJsonLists<{ contract_address: string; token_id: string; token_uri: string | null }>(db, [...distinct.values()], (list) => [
     statement.bind(chainId, list),

@@ -14,12 +14,16 @@ import {
   type TokenApproval,
 } from "../../chain/transfer-logs";
 
+/**
+ * `keepOperators`: operators the holder has approved for all at the head, whose listings a change
+ * of the token's own approval leaves alive (indexer/cleared-approvals.ts; decision 91).
+ */
 export type IndexedEvent = LogRef &
   (
-    | { type: "erc721"; transfer: Erc721Transfer }
+    | { type: "erc721"; transfer: Erc721Transfer; keepOperators?: string[] }
     | { type: "erc1155"; transfers: Erc1155Transfer[] }
     | { type: "approval"; approval: ApprovalForAll }
-    | { type: "tokenApproval"; approval: TokenApproval }
+    | { type: "tokenApproval"; approval: TokenApproval; keepOperators?: string[] }
     | { type: "seaport"; event: SeaportEvent }
   );
 

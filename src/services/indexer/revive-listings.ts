@@ -138,7 +138,7 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder, counters: C
 
 /**
  * Re-activates the inactive listings these logs may have made fillable again. A chain read that
- * fails leaves the order inactive (the safe side); the next transfer or approval retries it.
+ * fails leaves the order inactive until its next hint (a transfer or approval that concerns it).
  */
 export async function reviveListings(db: D1Database, chain: ChainConfig, events: readonly IndexedEvent[]): Promise<void> {
   const candidates = candidatesOf(events);

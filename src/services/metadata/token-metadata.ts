@@ -91,17 +91,6 @@ interface MetadataDrop {
   totalSupply: number | null;
 }
 
-/** Whether a claim or mint of the drop sent by the service still waits for its receipt. */
-async function serviceMintPending({ db }: ServiceContext, drop: MetadataDrop): Promise<boolean> {
-  const row = await db
-    .select({ id: transactions.id })
-    .from(transactions)
-    .where(and(eq(transactions.projectId, drop.projectId), eq(transactions.status, "pending"), inArray(transactions.kind, ["claim", "mint"]), eq(transactions.subjectId, drop.id)))
-    .limit(1)
-    .get();
-  return row !== undefined;
-}
-
 /**
  * Whether the token exists with its own metadata in place. D1 knows once the claim's receipt or
  * the indexer applied the mint. Until then the chain says (a public claim: up to a cron period
@@ -110,10 +99,10 @@ async function serviceMintPending({ db }: ServiceContext, drop: MetadataDrop): P
  * drop's default served meanwhile would be kept by marketplaces. Drops number tokens from 1 up to
  * their supply, so ids outside that cost no chain read.
  */
-async function minted(ctx: ServiceContext, chain: ChainConfig, drop: MetadataDrop, contractAddress: string, tokenId: string, hasAssetRow: boolean): Promise<boolean> {
+async function minted(chain: ChainConfig, drop: MetadataDrop, contractAddress: string, tokenId: string, hasAssetRow: boolean, mintPending: boolean): Promise<boolean> {
   if (hasAssetRow) return true;
   if (tokenId === "0" || (drop.totalSupply !== null && BigInt(tokenId) > BigInt(drop.totalSupply))) return false;
-  if (await serviceMintPending(ctx, drop)) return false;
+  if (mintPending) return false;
   return (await erc721OwnerOf(chain.rpcUrl, contractAddress, tokenId)) !== null;
 }
 
@@ -129,7 +118,10 @@ export async function renderTokenMetadata(
   tokenId: string,
 ): Promise<RenderedMetadata> {
   const chain = getChain(ctx.env, chainId);
-  const [dropRows, assetRows] = await ctx.db.batch([
+  // Whether a claim or mint of the drop by the service still waits for its receipt is read with
+  // the rest, before any document: the receipt writes the token's document before its row leaves
+  // `pending`, so "nothing pending" here means the document read below sees it (decision 93).
+  const [dropRows, assetRows, pendingMints] = await ctx.db.batch([
     ctx.db
       .select({ id: drops.id, projectId: drops.projectId, totalSupply: drops.totalSupply, storage: drops.metadataStorageType })
       .from(drops)
@@ -138,17 +130,24 @@ export async function renderTokenMetadata(
       .select({ id: assets.id })
       .from(assets)
       .where(and(eq(assets.chainId, chainId), eq(assets.contractAddress, contractAddress), eq(assets.tokenId, tokenId))),
+    ctx.db
+      .select({ id: transactions.id })
+      .from(drops)
+      .innerJoin(transactions, and(eq(transactions.projectId, drops.projectId), eq(transactions.subjectId, drops.id)))
+      .where(and(eq(drops.chainId, chainId), eq(drops.contractAddress, contractAddress), eq(transactions.status, "pending"), inArray(transactions.kind, ["claim", "mint"])))
+      .limit(1),
   ]);
+  const mintPending = pendingMints.length > 0;
   const drop = dropRows[0];
   if (!drop) throw new AppError("not_found", "no drop at this contract");
   if (drop.storage === "self-hosted") throw new AppError("not_found", "this drop's metadata is self-hosted: its tokenURI is baseUri + tokenId");
-  if (!(await minted(ctx, chain, drop, contractAddress, tokenId, Boolean(assetRows[0])))) {
+  if (!(await minted(chain, drop, contractAddress, tokenId, Boolean(assetRows[0]), mintPending))) {
     throw new AppError("not_found", "token not minted, or burned (metadata exists only for minted tokens that still exist)");
   }
   const stored = drop.storage === "s3" ? await fromR2(ctx.env.METADATA, drop.id, tokenId) : await fromD1(ctx, chainId, contractAddress, tokenId);
   if (!stored) throw new AppError("not_found", "no metadata stored for this token");
   // The token may be one the indexer applied before a pending claim's receipt wrote its own
-  // document (decision 64's fee-bump race); only the default is in question, at one D1 read.
-  const provisional = stored.isDefault && (await serviceMintPending(ctx, drop));
+  // document (decision 64's fee-bump race): only the default is in question.
+  const provisional = stored.isDefault && mintPending;
   return { document: stored.document, etag: `"${await sha256Hex(JSON.stringify(stored.document))}"`, provisional };
 }
