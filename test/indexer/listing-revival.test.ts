@@ -65,6 +65,21 @@ beforeAll(async () => {
   expect((await waitForTransaction(claimed.body.transactions[0].id, project.apiKey)).status).toBe("confirmed");
 });
 
+/** A new token listed by its holder (approved for all), then sent away and indexed: the listing is inactive. */
+async function listedThenMovedAway() {
+  const owner = await freshWallet();
+  const [tokenId] = await claimConfirmed(project, { contractAddress: contract, recipientAddress: owner.address, quantity: 1 });
+  if (!tokenId) throw new Error("the claim minted no token");
+  await setApprovalForAll(owner, contract, seaportAddress());
+  const parameters = listingComponents(owner.address, contract, tokenId, ETHER / 20n);
+  const orderHash = await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters);
+  const away = await freshWallet();
+  await transfer(owner, away, BigInt(tokenId));
+  await indexed();
+  expect(await statusOf(orderHash)).toBe("inactive");
+  return { owner, tokenId, orderHash, away };
+}
+
 describe("inactive listings", () => {
   it("come back, as the token's best listing, when the token returns to the offerer", async () => {
     const { orderHash } = await list("1");
@@ -110,46 +125,30 @@ describe("inactive listings", () => {
   });
 
   it("stay inactive when the offerer raised its Seaport counter in a block the indexer has not reached", async () => {
-    const owner = await freshWallet();
-    const [tokenId] = await claimConfirmed(project, { contractAddress: contract, recipientAddress: owner.address, quantity: 1 });
-    await setApprovalForAll(owner, contract, seaportAddress());
-    const parameters = listingComponents(owner.address, contract, tokenId!, ETHER / 20n);
-    const orderHash = await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters);
-    const away = await freshWallet();
-    await transfer(owner, away, BigInt(tokenId!));
-    await indexed();
-    expect(await statusOf(orderHash)).toBe("inactive");
+    const { owner, tokenId, orderHash, away } = await listedThenMovedAway();
 
-    const back = await transfer(away, owner, BigInt(tokenId!));
+    const back = await transfer(away, owner, BigInt(tokenId));
     // Cancel-all at the head, after the token came back: Seaport will never fill the listing.
     await owner.send({ to: seaportAddress(), data: incrementCounterCalldata() });
     // The revival of a run whose safe head is the block of the return, not yet the increment's.
-    await reviveListings(env.DB, getChain(env, 1868), [transferEvent(back, away, owner, tokenId!)]);
+    await reviveListings(env.DB, getChain(env, 1868), [transferEvent(back, away, owner, tokenId)]);
     expect(await statusOf(orderHash)).toBe("inactive");
-    expect(await bestListingOf(tokenId!)).toBeNull();
+    expect(await bestListingOf(tokenId)).toBeNull();
   });
 
   it("stay inactive while D1 names another holder, whatever the chain answered, and come back once the return is applied", async () => {
-    const owner = await freshWallet();
-    const [tokenId] = await claimConfirmed(project, { contractAddress: contract, recipientAddress: owner.address, quantity: 1 });
-    await setApprovalForAll(owner, contract, seaportAddress());
-    const parameters = listingComponents(owner.address, contract, tokenId!, ETHER / 20n);
-    const orderHash = await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters);
-    const away = await freshWallet();
-    await transfer(owner, away, BigInt(tokenId!));
-    await indexed();
-    expect(await statusOf(orderHash)).toBe("inactive");
+    const { owner, tokenId, orderHash, away } = await listedThenMovedAway();
 
     // A hint whose chain reads say the order fills while D1 still records `away` as the holder,
     // as when a receipt moves the token during the reads.
-    const back = await transfer(away, owner, BigInt(tokenId!));
-    await reviveListings(env.DB, getChain(env, 1868), [transferEvent(back, away, owner, tokenId!)]);
+    const back = await transfer(away, owner, BigInt(tokenId));
+    await reviveListings(env.DB, getChain(env, 1868), [transferEvent(back, away, owner, tokenId)]);
     expect(await statusOf(orderHash)).toBe("inactive");
-    expect(await bestListingOf(tokenId!)).toBeNull();
+    expect(await bestListingOf(tokenId)).toBeNull();
 
     await indexed();
     expect(await statusOf(orderHash)).toBe("active");
-    expect(await bestListingOf(tokenId!)).toBe(orderHash);
+    expect(await bestListingOf(tokenId)).toBe(orderHash);
   });
 
   it("stay cancelled when the offerer cancelled on Seaport while the token was away", async () => {
