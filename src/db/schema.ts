@@ -262,10 +262,13 @@ export const orders = sqliteTable(
     operator: text("operator"),
     /** Submitted before its start time: the sweep recomputes the token's best listing once it starts, then clears this. */
     startPending: integer("start_pending", { mode: "boolean" }).notNull().default(false),
+    /** An inactive listing a revival hint named whose chain check has not been made yet (reads failed, or the range's checks ran out): retried each run (decision 97). */
+    revivalDueAt: integer("revival_due_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index("orders_revival_due_idx").on(t.chainId, t.revivalDueAt).where(sql`${t.revivalDueAt} is not null`),
     index("orders_token_status_price_idx").on(t.chainId, t.contractAddress, t.tokenId, t.status, t.priceSort),
     // A collection's floor (trending): its cheapest active order without reading the others (decision 34).
     index("orders_contract_status_price_idx").on(t.chainId, t.contractAddress, t.status, t.priceSort),

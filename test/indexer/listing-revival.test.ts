@@ -4,7 +4,7 @@
 // through a conduit follows the conduit's approval, not Seaport's (decision 55).
 import { env } from "cloudflare:workers";
 import { encodeFunctionData, type Hex } from "viem";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { conduitControllerAbi } from "../../src/chain/artifacts/conduit-controller";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
@@ -12,6 +12,7 @@ import { getChain } from "../../src/lib/chains";
 import { reviveListings } from "../../src/services/indexer/revive-listings";
 import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, setApprovalForAll } from "../helpers/drops";
+import { interceptFetch } from "../helpers/fetch-spy";
 import { call } from "../helpers/http";
 import { nextBlock, runIndex } from "../helpers/indexer";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -149,6 +150,24 @@ describe("inactive listings", () => {
     await indexed();
     expect(await statusOf(orderHash)).toBe("active");
     expect(await bestListingOf(tokenId)).toBe(orderHash);
+  });
+
+  it("come back at a later run when the chain could not be read as the token returned", async () => {
+    const { owner, tokenId, orderHash, away } = await listedThenMovedAway();
+    await transfer(away, owner, BigInt(tokenId));
+    await nextBlock();
+    const dueAt = async () => (await env.DB.prepare("select revival_due_at from orders where order_hash = ?").bind(orderHash).first<{ revival_due_at: number | null }>())?.revival_due_at;
+    // Every contract read of the run fails: revival cannot check the listing.
+    interceptFetch(async ({ body }, pass) => (body?.includes('"eth_call"') ? new Response("unavailable", { status: 503 }) : pass()));
+    await runIndex().finally(() => vi.restoreAllMocks());
+    expect(await statusOf(orderHash)).toBe("inactive");
+    expect(await dueAt()).toEqual(expect.any(Number));
+
+    // No new log concerns the listing: the next run checks it anyway.
+    await runIndex();
+    expect(await statusOf(orderHash)).toBe("active");
+    expect(await bestListingOf(tokenId)).toBe(orderHash);
+    expect(await dueAt()).toBeNull();
   });
 
   it("stay cancelled when the offerer cancelled on Seaport while the token was away", async () => {

@@ -6,6 +6,7 @@ import { latestBlockNumber } from "../../chain/log-reader";
 import type { ChainConfig } from "../../lib/chains";
 import type { IndexedCollection } from "./asset-fields";
 import { applyLogs } from "./apply-logs";
+import { retryDueRevivals } from "./revive-listings";
 import { runBackfills } from "./backfill";
 import { LEASE_MARGIN_MS, type IndexerConfig } from "./config";
 import { acquireLease, advanceCursor, ensureCursor, readCursor, releaseLease } from "./cursor";
@@ -46,6 +47,8 @@ export async function indexChain(
     const run = new RunState(config, startedAt, webhookProjects);
     const head = await indexHead(db, chain, run, token, start, safeHead, leaseUntil);
     const backfilled = head.leaseLost ? 0 : await runBackfills(db, chain, run, head.cursor, { token, until: leaseUntil });
+    // Revival checks earlier ranges could not make (decision 97); under the lease, like the ranges.
+    if (!head.leaseLost) await retryDueRevivals(db, chain);
     return { chainId: chain.chainId, fromBlock: start + 1, toBlock: head.cursor, logs: head.logs + backfilled };
   } finally {
     await releaseLease(db, chain.chainId, token);

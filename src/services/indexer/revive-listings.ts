@@ -101,20 +101,27 @@ function conditionGroups(candidates: Candidate[], seaport: string) {
   return groups;
 }
 
-async function inactiveOrders(db: D1Database, chain: ChainConfig, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
-  const found: InactiveOrder[] = [];
-  for (const group of conditionGroups(candidates, chain.seaportAddress.toLowerCase())) {
-    if (found.length >= MAX_REVIVAL_CHECKS_PER_RANGE) break;
-    const { results } = await db
-      .prepare(
-        `select order_hash, contract_address, token_id, offerer, quantity, parameters, operator, counter from orders
-         where chain_id = ? and status = 'inactive' and end_time > ? and (${group.sql.join(" or ")}) limit ?`,
-      )
-      .bind(chain.chainId, nowMs, ...group.params, MAX_REVIVAL_CHECKS_PER_RANGE - found.length)
-      .all<InactiveOrder>();
-    found.push(...results);
-  }
-  return found;
+const ORDER_COLUMNS = "order_hash, contract_address, token_id, offerer, quantity, parameters, operator, counter";
+
+/**
+ * The inactive, unexpired listings the candidates name, each marked due for a check (an earlier
+ * mark is kept, so the oldest stay first in line): the checks this range cannot make, because its
+ * reads fail or its 50 checks run out, are made by a later run (decision 97).
+ */
+async function markedDue(db: D1Database, chain: ChainConfig, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
+  const groups = conditionGroups(candidates, chain.seaportAddress.toLowerCase());
+  const answers = await db.batch<InactiveOrder>(
+    groups.map((group) =>
+      db
+        .prepare(
+          `update orders set revival_due_at = coalesce(revival_due_at, ?)
+           where chain_id = ? and status = 'inactive' and end_time > ? and (${group.sql.join(" or ")})
+           returning ${ORDER_COLUMNS}`,
+        )
+        .bind(nowMs, chain.chainId, nowMs, ...group.params),
+    ),
+  );
+  return answers.flatMap((answer) => answer.results);
 }
 
 /** Each offerer's current Seaport counter, read once per revival however many of its orders are checked. */
@@ -137,24 +144,55 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder, counters: C
 }
 
 /**
- * Re-activates the inactive listings these logs may have made fillable again. A chain read that
- * fails leaves the order inactive until its next hint (a transfer or approval that concerns it).
+ * Re-activates the inactive listings these logs may have made fillable again. Listings whose
+ * check cannot be made now stay due and are checked by a later run (retryDueRevivals).
  */
 export async function reviveListings(db: D1Database, chain: ChainConfig, events: readonly IndexedEvent[]): Promise<void> {
   const candidates = candidatesOf(events);
   if (!candidates.length) return;
   const nowMs = Date.now();
-  const orders = await inactiveOrders(db, chain, candidates, nowMs);
+  const due = await markedDue(db, chain, candidates, nowMs);
+  await checkAndRevive(db, chain, due.slice(0, MAX_REVIVAL_CHECKS_PER_RANGE), nowMs);
+}
+
+/** Each run, per chain: the oldest listings whose revival check is still due (decision 97). */
+export async function retryDueRevivals(db: D1Database, chain: ChainConfig): Promise<void> {
+  const nowMs = Date.now();
+  const { results } = await db
+    .prepare(
+      `select ${ORDER_COLUMNS} from orders indexed by orders_revival_due_idx
+       where chain_id = ? and revival_due_at is not null and status = 'inactive' order by revival_due_at limit ?`,
+    )
+    .bind(chain.chainId, MAX_REVIVAL_CHECKS_PER_RANGE)
+    .all<InactiveOrder>();
+  await checkAndRevive(db, chain, results, nowMs);
+}
+
+/**
+ * Asks the chain about each order: fillable ones become `active` (where D1 does not contradict
+ * it), and every answered one is no longer due. An order whose reads failed stays due, moved to
+ * the back of the line so that one failing contract cannot hold up the others.
+ */
+async function checkAndRevive(db: D1Database, chain: ChainConfig, orders: InactiveOrder[], nowMs: number): Promise<void> {
+  if (!orders.length) return;
   const counters: CounterReads = new Map();
-  const checks = await Promise.all(orders.map((order) => fillableNow(chain, order, counters).catch(() => false)));
-  const revived = orders.filter((_, index) => checks[index]);
-  if (!revived.length) return;
-  const hashes = revived.map((order) => order.order_hash);
-  const marks = hashes.map(() => "?").join(", ");
-  await db.batch([
-    db.prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and order_hash in (${marks}) and ${D1_AGREES}`).bind(nowMs, ...hashes),
-    refreshBestListingsWhere(db, `order_hash in (${marks})`, hashes, nowMs),
-  ]);
+  const checks = await Promise.all(orders.map((order) => fillableNow(chain, order, counters).catch(() => null)));
+  const hashesWhere = (keep: (check: boolean | null) => boolean) => orders.filter((_, index) => keep(checks[index]!)).map((order) => order.order_hash);
+  const [answered, unanswered, revived] = [hashesWhere((check) => check !== null), hashesWhere((check) => check === null), hashesWhere((check) => check === true)];
+  const list = (hashes: string[]) => JSON.stringify(hashes);
+  const statements = [
+    db.prepare("update orders set revival_due_at = null where order_hash in (select value from json_each(?))").bind(list(answered)),
+    db.prepare("update orders set revival_due_at = ? where revival_due_at is not null and order_hash in (select value from json_each(?))").bind(nowMs, list(unanswered)),
+  ];
+  if (revived.length) {
+    statements.push(
+      db
+        .prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and order_hash in (select value from json_each(?)) and ${D1_AGREES}`)
+        .bind(nowMs, list(revived)),
+      refreshBestListingsWhere(db, "order_hash in (select value from json_each(?))", [list(revived)], nowMs),
+    );
+  }
+  await db.batch(statements);
 }
 
 /**
