@@ -268,7 +268,7 @@ export const orders = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("orders_revival_due_idx").on(t.chainId, t.revivalDueAt).where(sql`${t.revivalDueAt} is not null`),
+    index("orders_revival_due_idx").on(t.chainId, t.revivalDueAt).where(sql`${t.revivalDueAt} is not null and ${t.status} = 'inactive'`),
     index("orders_token_status_price_idx").on(t.chainId, t.contractAddress, t.tokenId, t.status, t.priceSort),
     // A collection's floor (trending): its cheapest active order without reading the others (decision 34).
     index("orders_contract_status_price_idx").on(t.chainId, t.contractAddress, t.status, t.priceSort),

@@ -70,7 +70,7 @@ export function erc721TransferStatements(
     const keep = notKeptSql(kept);
     const dead =
       transfer.from === transfer.to
-        ? { sql: `chain_id = ? and contract_address = ? and token_id = ? and ${keep.sql} and ${isLatest.sql}`, params: [...key, ...keep.params, ...isLatest.params] }
+        ? { sql: `chain_id = ? and contract_address = ? and token_id = ? and (offerer != ? or ${keep.sql}) and ${isLatest.sql}`, params: [...key, transfer.to, ...keep.params, ...isLatest.params] }
         : { sql: `chain_id = ? and contract_address = ? and token_id = ? and offerer != ? and ${isLatest.sql}`, params: [...key, transfer.to, ...isLatest.params] };
     statements.push(
       deactivateOrdersStatement(db, guard, dead.sql, dead.params, now),

@@ -10,13 +10,15 @@
 import { canOperate } from "../../chain/nft-reads";
 import { batchOverJsonLists } from "../../db/json-list";
 import type { ChainConfig } from "../../lib/chains";
-import type { IndexedEvent } from "./decode";
+import { movedAwayInSameTransaction, type IndexedEvent } from "./decode";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 const tokenKey = (contract: string, tokenId: string) => `${contract}:${tokenId}`;
 
 /** The holder whose token's approval this event replaces or clears, and the address approved after it. */
-function clearedApproval(event: IndexedEvent): { contract: string; tokenId: string; holder: string; approved: string } | null {
+function clearedApproval(event: IndexedEvent, events: readonly IndexedEvent[]): { contract: string; tokenId: string; holder: string; approved: string } | null {
+  // The transfer right after it ends the owner's listings whatever the chain says: nothing to read.
+  if (event.type === "tokenApproval" && movedAwayInSameTransaction(event, events)) return null;
   if (event.type === "tokenApproval") return { contract: event.approval.contract, tokenId: event.approval.tokenId, holder: event.approval.owner, approved: event.approval.approved };
   if (event.type === "erc721" && event.transfer.from === event.transfer.to && event.transfer.from !== ZERO) {
     return { contract: event.transfer.contract, tokenId: event.transfer.tokenId, holder: event.transfer.from, approved: ZERO };
@@ -37,7 +39,7 @@ interface ListedToken {
  * counts as not covered: the listing is deactivated, and revival retries it (decision 21).
  */
 export async function withCoveredListings(db: D1Database, chain: ChainConfig, events: IndexedEvent[]): Promise<IndexedEvent[]> {
-  const changes = events.map(clearedApproval);
+  const changes = events.map((event) => clearedApproval(event, events));
   const tokens = new Map<string, [string, string]>();
   for (const change of changes) if (change) tokens.set(tokenKey(change.contract, change.tokenId), [change.contract, change.tokenId]);
   if (!tokens.size) return events;

@@ -60,3 +60,17 @@ export const mintsOf = (event: IndexedEvent) => movesOf(event).filter((move) => 
 /** Tokens this event moves between holders (neither a mint nor a burn). */
 export const handoversOf = (event: IndexedEvent) =>
   movesOf(event).filter((move) => move.from !== ZERO && move.to !== ZERO).map(({ contract, tokenId }) => ({ contract, tokenId }));
+
+/** OpenZeppelin 4 logs Approval(owner, 0, id) before every Transfer from the owner: the transfer decides. */
+export function movedAwayInSameTransaction(event: IndexedEvent & { type: "tokenApproval" }, events: readonly IndexedEvent[]): boolean {
+  const { contract, owner, tokenId } = event.approval;
+  return events.some(
+    (other) =>
+      other.type === "erc721" &&
+      other.transactionHash === event.transactionHash &&
+      other.transfer.contract === contract &&
+      other.transfer.tokenId === tokenId &&
+      other.transfer.from === owner &&
+      other.transfer.to !== owner,
+  );
+}

@@ -7,6 +7,7 @@ import type { ChainConfig } from "../../lib/chains";
 import type { IndexedCollection } from "./asset-fields";
 import { applyLogs } from "./apply-logs";
 import { retryDueRevivals } from "./revive-listings";
+import { logWarn } from "../../lib/log";
 import { runBackfills } from "./backfill";
 import { LEASE_MARGIN_MS, type IndexerConfig } from "./config";
 import { acquireLease, advanceCursor, ensureCursor, readCursor, releaseLease } from "./cursor";
@@ -47,8 +48,11 @@ export async function indexChain(
     const run = new RunState(config, startedAt, webhookProjects);
     const head = await indexHead(db, chain, run, token, start, safeHead, leaseUntil);
     const backfilled = head.leaseLost ? 0 : await runBackfills(db, chain, run, head.cursor, { token, until: leaseUntil });
-    // Revival checks earlier ranges could not make (decision 97); under the lease, like the ranges.
-    if (!head.leaseLost) await retryDueRevivals(db, chain);
+    // Revival checks earlier ranges could not make (decision 97): best effort, within the run's
+    // time, and never a reason to report a chain whose logs were applied as failed.
+    if (!head.leaseLost && run.canContinue()) {
+      await retryDueRevivals(db, chain).catch((error: unknown) => logWarn({}, { task: "indexer", chainId: chain.chainId, step: "revival retries" }, error));
+    }
     return { chainId: chain.chainId, fromBlock: start + 1, toBlock: head.cursor, logs: head.logs + backfilled };
   } finally {
     await releaseLease(db, chain.chainId, token);

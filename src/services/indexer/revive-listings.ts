@@ -10,12 +10,12 @@ import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-rea
 import type { ChainConfig } from "../../lib/chains";
 import { ORDER_OPERATOR_SQL } from "../chain-events/order-effects";
 import { refreshBestListingsWhere } from "../orders/best-listing";
-import type { IndexedEvent } from "./decode";
+import { movedAwayInSameTransaction, type IndexedEvent } from "./decode";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 /** Chain reads are three or four calls per order, plus one per offerer: each applied range of logs checks at most this many (decision 21). */
 export const MAX_REVIVAL_CHECKS_PER_RANGE = 50;
-/** D1 binds at most 100 parameters per statement; each query spends 3 on chain, time and limit. */
+/** D1 binds at most 100 parameters per statement; each marking statement spends 3 on its due time, chain and time. */
 const CANDIDATE_PARAMS_PER_QUERY = 97;
 
 /**
@@ -54,20 +54,6 @@ function candidatesOf(events: readonly IndexedEvent[]): Candidate[] {
   }
   for (const [key, sender] of senders) if (!found.has(key)) found.set(key, sender);
   return [...found.values()];
-}
-
-/** OpenZeppelin 4 logs Approval(owner, 0, id) before every Transfer from the owner. */
-function movedAwayInSameTransaction(event: IndexedEvent & { type: "tokenApproval" }, events: readonly IndexedEvent[]): boolean {
-  const { contract, owner, tokenId } = event.approval;
-  return events.some(
-    (other) =>
-      other.type === "erc721" &&
-      other.transactionHash === event.transactionHash &&
-      other.transfer.contract === contract &&
-      other.transfer.tokenId === tokenId &&
-      other.transfer.from === owner &&
-      other.transfer.to !== owner,
-  );
 }
 
 interface InactiveOrder {
@@ -110,18 +96,25 @@ const ORDER_COLUMNS = "order_hash, contract_address, token_id, offerer, quantity
  */
 async function markedDue(db: D1Database, chain: ChainConfig, candidates: Candidate[], nowMs: number): Promise<InactiveOrder[]> {
   const groups = conditionGroups(candidates, chain.seaportAddress.toLowerCase());
-  const answers = await db.batch<InactiveOrder>(
+  const answers = await db.batch<{ order_hash: string }>(
     groups.map((group) =>
       db
         .prepare(
           `update orders set revival_due_at = coalesce(revival_due_at, ?)
            where chain_id = ? and status = 'inactive' and end_time > ? and (${group.sql.join(" or ")})
-           returning ${ORDER_COLUMNS}`,
+           returning order_hash`,
         )
         .bind(nowMs, chain.chainId, nowMs, ...group.params),
     ),
   );
-  return answers.flatMap((answer) => answer.results);
+  const hashes = answers.flatMap((answer) => answer.results.map((row) => row.order_hash));
+  if (!hashes.length) return [];
+  // Only the orders checked now are read whole (the others may be thousands: one approval for all).
+  const { results } = await db
+    .prepare(`select ${ORDER_COLUMNS} from orders where order_hash in (select value from json_each(?)) order by revival_due_at limit ?`)
+    .bind(JSON.stringify(hashes), MAX_REVIVAL_CHECKS_PER_RANGE)
+    .all<InactiveOrder>();
+  return results;
 }
 
 /** Each offerer's current Seaport counter, read once per revival however many of its orders are checked. */
@@ -151,8 +144,7 @@ export async function reviveListings(db: D1Database, chain: ChainConfig, events:
   const candidates = candidatesOf(events);
   if (!candidates.length) return;
   const nowMs = Date.now();
-  const due = await markedDue(db, chain, candidates, nowMs);
-  await checkAndRevive(db, chain, due.slice(0, MAX_REVIVAL_CHECKS_PER_RANGE), nowMs);
+  await checkAndRevive(db, chain, await markedDue(db, chain, candidates, nowMs), nowMs);
 }
 
 /** Each run, per chain: the oldest listings whose revival check is still due (decision 97). */
@@ -161,9 +153,9 @@ export async function retryDueRevivals(db: D1Database, chain: ChainConfig): Prom
   const { results } = await db
     .prepare(
       `select ${ORDER_COLUMNS} from orders indexed by orders_revival_due_idx
-       where chain_id = ? and revival_due_at is not null and status = 'inactive' order by revival_due_at limit ?`,
+       where chain_id = ? and revival_due_at is not null and status = 'inactive' and end_time > ? order by revival_due_at limit ?`,
     )
-    .bind(chain.chainId, MAX_REVIVAL_CHECKS_PER_RANGE)
+    .bind(chain.chainId, nowMs, MAX_REVIVAL_CHECKS_PER_RANGE)
     .all<InactiveOrder>();
   await checkAndRevive(db, chain, results, nowMs);
 }
@@ -187,8 +179,8 @@ async function checkAndRevive(db: D1Database, chain: ChainConfig, orders: Inacti
   if (revived.length) {
     statements.push(
       db
-        .prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and order_hash in (select value from json_each(?)) and ${D1_AGREES}`)
-        .bind(nowMs, list(revived)),
+        .prepare(`update orders set status = 'active', updated_at = ? where status = 'inactive' and end_time > ? and order_hash in (select value from json_each(?)) and ${D1_AGREES}`)
+        .bind(nowMs, nowMs, list(revived)),
       refreshBestListingsWhere(db, "order_hash in (select value from json_each(?))", [list(revived)], nowMs),
     );
   }
