@@ -348,6 +348,8 @@ export const transactions = sqliteTable(
     index("transactions_project_status_created_idx").on(t.projectId, t.status, t.createdAt),
     index("transactions_job_idx").on(t.jobId),
     index("transactions_hash_idx").on(t.chainId, t.transactionHash),
+    // "Is a claim of this drop pending?", asked by every metadata request (decision 93): only pending rows, so it stays small.
+    index("transactions_pending_subject_idx").on(t.subjectId, t.kind).where(sql`${t.status} = 'pending'`),
   ],
 );
 

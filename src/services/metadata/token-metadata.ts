@@ -1,5 +1,5 @@
 // The tokenURI target of `s3` and `metadata-api` drops (DESIGN §4 "Metadata storage").
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { assets, drops, tokenMetadata, transactions } from "../../db/schema";
 import { erc721OwnerOf } from "../../chain/nft-reads";
 import { getChain, type ChainConfig } from "../../lib/chains";
@@ -134,7 +134,8 @@ export async function renderTokenMetadata(
       .select({ id: transactions.id })
       .from(drops)
       .innerJoin(transactions, and(eq(transactions.projectId, drops.projectId), eq(transactions.subjectId, drops.id)))
-      .where(and(eq(drops.chainId, chainId), eq(drops.contractAddress, contractAddress), eq(transactions.status, "pending"), inArray(transactions.kind, ["claim", "mint"])))
+      // 'pending' as a literal: the partial index transactions_pending_subject_idx is chosen on it.
+      .where(and(eq(drops.chainId, chainId), eq(drops.contractAddress, contractAddress), sql`${transactions.status} = 'pending'`, inArray(transactions.kind, ["claim", "mint"])))
       .limit(1),
   ]);
   const mintPending = pendingMints.length > 0;
