@@ -10,6 +10,7 @@ import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-rea
 import type { ChainConfig } from "../../lib/chains";
 import { ORDER_OPERATOR_SQL } from "../chain-events/order-effects";
 import { refreshBestListingsWhere } from "../orders/best-listing";
+import { JSON_LIST_CHUNK } from "../../db/json-list";
 import { movedAwayInSameTransaction, type IndexedEvent } from "./decode";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
@@ -109,10 +110,12 @@ async function markedDue(db: D1Database, chain: ChainConfig, candidates: Candida
   );
   const hashes = answers.flatMap((answer) => answer.results.map((row) => row.order_hash));
   if (!hashes.length) return [];
-  // Only the orders checked now are read whole (the others may be thousands: one approval for all).
+  // Only the orders checked now are read whole (the others may be thousands: one approval for all),
+  // from one JSON list of at most JSON_LIST_CHUNK hashes (D1's 1 MB per bound string); the rest
+  // stay due for the retries.
   const { results } = await db
     .prepare(`select ${ORDER_COLUMNS} from orders where order_hash in (select value from json_each(?)) order by revival_due_at limit ?`)
-    .bind(JSON.stringify(hashes), MAX_REVIVAL_CHECKS_PER_RANGE)
+    .bind(JSON.stringify(hashes.slice(0, JSON_LIST_CHUNK)), MAX_REVIVAL_CHECKS_PER_RANGE)
     .all<InactiveOrder>();
   return results;
 }
