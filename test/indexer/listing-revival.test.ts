@@ -9,7 +9,7 @@ import { conduitControllerAbi } from "../../src/chain/artifacts/conduit-controll
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
 import { seaportAbi } from "../../src/chain/artifacts/seaport";
 import { getChain } from "../../src/lib/chains";
-import { reviveListings } from "../../src/services/indexer/revive-listings";
+import { MAX_REVIVAL_CHECKS_PER_RANGE, reviveListings } from "../../src/services/indexer/revive-listings";
 import { chainClient, ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, setApprovalForAll } from "../helpers/drops";
 import { interceptFetch } from "../helpers/fetch-spy";
@@ -168,6 +168,32 @@ describe("inactive listings", () => {
     expect(await statusOf(orderHash)).toBe("active");
     expect(await bestListingOf(tokenId)).toBe(orderHash);
     expect(await dueAt()).toBeNull();
+  });
+
+  it("all come back when one approval hints at more listings than a range may check: the same run's retries check the rest", async () => {
+    const owner = await freshWallet();
+    const tokenIds = await claimConfirmed(project, { contractAddress: contract, recipientAddress: owner.address, quantity: MAX_REVIVAL_CHECKS_PER_RANGE + 2 });
+    await setApprovalForAll(owner, contract, seaportAddress());
+    const orderHashes: string[] = [];
+    for (const tokenId of tokenIds) {
+      const parameters = listingComponents(owner.address, contract, tokenId, ETHER / 20n);
+      orderHashes.push(await accept(await viemSignOrder(owner, parameters, { chainId: 1868, verifyingContract: seaportAddress() }), parameters));
+    }
+    const statuses = async () => {
+      const { results } = await env.DB.prepare("select status, revival_due_at from orders where order_hash in (select value from json_each(?))")
+        .bind(JSON.stringify(orderHashes))
+        .all<{ status: string; revival_due_at: number | null }>();
+      return results;
+    };
+    await setApprovalForAll(owner, contract, seaportAddress(), false);
+    await indexed();
+    expect(new Set((await statuses()).map((row) => row.status))).toEqual(new Set(["inactive"]));
+
+    await setApprovalForAll(owner, contract, seaportAddress(), true);
+    await indexed();
+    const after = await statuses();
+    expect(after).toHaveLength(orderHashes.length);
+    expect(after.filter((row) => row.status !== "active" || row.revival_due_at !== null)).toEqual([]);
   });
 
   it("stay cancelled when the offerer cancelled on Seaport while the token was away", async () => {
