@@ -12,13 +12,12 @@ const approvalForAllEvent = parseAbiItem("event ApprovalForAll(address indexed o
 /** ERC-721's per-token approval; ERC-20's Approval has the same topic0 with 3 topics. */
 const tokenApprovalEvent = parseAbiItem("event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)");
 
-/** topic0 values and ABI items of the collection events the indexer reads (ERC-721 and ERC-1155). */
+/** topic0 values of the collection events the indexer reads (ERC-721 and ERC-1155). */
 export const TRANSFER_TOPIC = toEventSelector(transferEvent);
 export const TRANSFER_SINGLE_TOPIC = toEventSelector(transferSingleEvent);
 export const TRANSFER_BATCH_TOPIC = toEventSelector(transferBatchEvent);
 export const APPROVAL_FOR_ALL_TOPIC = toEventSelector(approvalForAllEvent);
 export const TOKEN_APPROVAL_TOPIC = toEventSelector(tokenApprovalEvent);
-export const collectionEventAbis = [transferEvent, transferSingleEvent, transferBatchEvent, approvalForAllEvent, tokenApprovalEvent];
 const ZERO = "0x0000000000000000000000000000000000000000";
 
 export interface Erc721Transfer extends LogRef {

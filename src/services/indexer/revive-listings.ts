@@ -175,10 +175,11 @@ async function checkAndRevive(db: D1Database, chain: ChainConfig, orders: Inacti
   const hashesWhere = (keep: (check: boolean | null) => boolean) => orders.filter((_, index) => keep(checks[index]!)).map((order) => order.order_hash);
   const [answered, unanswered, revived] = [hashesWhere((check) => check !== null), hashesWhere((check) => check === null), hashesWhere((check) => check === true)];
   const list = (hashes: string[]) => JSON.stringify(hashes);
-  const statements = [
-    db.prepare("update orders set revival_due_at = null where order_hash in (select value from json_each(?))").bind(list(answered)),
-    db.prepare("update orders set revival_due_at = ? where revival_due_at is not null and order_hash in (select value from json_each(?))").bind(nowMs, list(unanswered)),
-  ];
+  const statements: D1PreparedStatement[] = [];
+  if (answered.length) statements.push(db.prepare("update orders set revival_due_at = null where order_hash in (select value from json_each(?))").bind(list(answered)));
+  if (unanswered.length) {
+    statements.push(db.prepare("update orders set revival_due_at = ? where revival_due_at is not null and order_hash in (select value from json_each(?))").bind(nowMs, list(unanswered)));
+  }
   if (revived.length) {
     statements.push(
       db

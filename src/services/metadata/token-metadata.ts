@@ -87,7 +87,6 @@ async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: 
 
 interface MetadataDrop {
   id: string;
-  projectId: string;
   totalSupply: number | null;
 }
 
@@ -123,7 +122,7 @@ export async function renderTokenMetadata(
   // `pending`, so "nothing pending" here means the document read below sees it (decision 93).
   const [dropRows, assetRows, pendingMints] = await ctx.db.batch([
     ctx.db
-      .select({ id: drops.id, projectId: drops.projectId, totalSupply: drops.totalSupply, storage: drops.metadataStorageType })
+      .select({ id: drops.id, totalSupply: drops.totalSupply, storage: drops.metadataStorageType })
       .from(drops)
       .where(and(eq(drops.chainId, chainId), eq(drops.contractAddress, contractAddress))),
     ctx.db
