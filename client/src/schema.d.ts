@@ -1089,13 +1089,14 @@ export interface components {
             /** Format: uri */
             externalUrl?: string;
             attributes?: components["schemas"]["TokenAttribute"][];
+            /** @description Any JSON object nesting at most 32 levels, with no `__proto__` key */
             properties?: {
                 [key: string]: unknown;
             };
         };
         TokenAttribute: {
             trait_type: string;
-            /** @description Any JSON value nesting at most 32 levels */
+            /** @description Any JSON value nesting at most 32 levels, with no `__proto__` key */
             value: unknown;
             display_type?: string;
         };

@@ -36,3 +36,30 @@ export function jsonByteSize(value: unknown, maxDepth = MAX_JSON_DEPTH): number 
 
 export const withinJsonDepth = (value: unknown) => jsonByteSize(value) !== null;
 export const JSON_DEPTH_MESSAGE = `must not nest deeper than ${MAX_JSON_DEPTH} levels`;
+
+/**
+ * The path to the first `__proto__` key in a parsed JSON value (looked for down to
+ * MAX_JSON_DEPTH, below which the depth check refuses the value anyway), or null. JSON.parse
+ * keeps such a key as data, but a record parse or any `object[key] = value` copy turns it into a
+ * prototype and loses it, and consumers' naive deep merges of served metadata turn it into
+ * prototype pollution. Decision 98.
+ */
+export function prototypeKeyPath(value: unknown): (string | number)[] | null {
+  const pending: [unknown, (string | number)[]][] = [[value, []]];
+  while (pending.length > 0) {
+    const [node, path] = pending.pop()!;
+    if (node === null || typeof node !== "object" || path.length >= MAX_JSON_DEPTH) continue;
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => pending.push([item, [...path, index]]));
+      continue;
+    }
+    for (const [key, item] of Object.entries(node)) {
+      if (key === PROTOTYPE_KEY) return [...path, key];
+      pending.push([item, [...path, key]]);
+    }
+  }
+  return null;
+}
+
+const PROTOTYPE_KEY = "__proto__";
+export const PROTOTYPE_KEY_MESSAGE = `must not use the key "${PROTOTYPE_KEY}"`;

@@ -1,6 +1,6 @@
 // Resource shapes of the interface (seed) with the design's decisions (DESIGN §4).
 import { z } from "@hono/zod-openapi";
-import { JSON_DEPTH_MESSAGE, jsonByteSize, MAX_JSON_DEPTH, withinJsonDepth } from "./json-bounds";
+import { JSON_DEPTH_MESSAGE, jsonByteSize, MAX_JSON_DEPTH, PROTOTYPE_KEY_MESSAGE, prototypeKeyPath, withinJsonDepth } from "./json-bounds";
 import { Address, IsoDateTime, LinkUrl, MediaUrl, Uuid } from "./common";
 
 export const ListingSchema = z
@@ -102,6 +102,19 @@ export const DropSchema = z
 /** One token's metadata as JSON: room for a 10,000-character description in any script, 200 attributes and more. */
 export const MAX_TOKEN_METADATA_BYTES = 64 * 1024;
 
+const refuseProtoKeys = (value: unknown, ctx: z.RefinementCtx) => {
+  const path = prototypeKeyPath(value);
+  if (path !== null) ctx.addIssue({ code: "custom", path, message: PROTOTYPE_KEY_MESSAGE });
+};
+
+/**
+ * A JSON object passed through as parsed: a record schema copies it key by key, and the copy
+ * loses a `__proto__` key before any refinement could see it.
+ */
+const JsonObjectSchema = z
+  .custom<Record<string, unknown>>((value) => value !== null && typeof value === "object" && !Array.isArray(value), "expected an object")
+  .openapi({ type: "object", additionalProperties: {} });
+
 export const TokenAttributeSchema = z
   .strictObject({
     trait_type: z.string().min(1).max(200),
@@ -109,7 +122,8 @@ export const TokenAttributeSchema = z
       .unknown()
       .refine((v) => v !== undefined, "required")
       .refine(withinJsonDepth, JSON_DEPTH_MESSAGE)
-      .openapi({ description: `Any JSON value nesting at most ${MAX_JSON_DEPTH} levels` }),
+      .superRefine(refuseProtoKeys)
+      .openapi({ description: `Any JSON value nesting at most ${MAX_JSON_DEPTH} levels, with no \`__proto__\` key` }),
     display_type: z.string().max(100).optional(),
   })
   .openapi("TokenAttribute");
@@ -122,7 +136,10 @@ export const TokenMetadataSchema = z
     animationUrl: MediaUrl.optional(),
     externalUrl: LinkUrl.optional(),
     attributes: z.array(TokenAttributeSchema).max(200).optional(),
-    properties: z.record(z.string(), z.unknown()).refine(withinJsonDepth, JSON_DEPTH_MESSAGE).optional(),
+    properties: JsonObjectSchema.refine(withinJsonDepth, JSON_DEPTH_MESSAGE)
+      .superRefine(refuseProtoKeys)
+      .openapi({ description: `Any JSON object nesting at most ${MAX_JSON_DEPTH} levels, with no \`__proto__\` key` })
+      .optional(),
   })
   .superRefine((metadata, ctx) => {
     // Depth is each field's own check; the walk itself cannot overflow.

@@ -72,6 +72,19 @@ describe("claim", () => {
       const error = expectEnvelope(await call(path, { secretKey: project.secretKey, rawBody }), 400, "validation_error");
       expect(error.details).toContainEqual({ path: field, message: "must not nest deeper than 32 levels" });
     }
+    // A `__proto__` key, which a record parse used to drop without a word, is refused where it is.
+    const protoCases: [string, string, string][] = [
+      ["/v1/project-wallet/drops/claim", `{${target},"overrideMetadata":[{"name":"a","properties":{"__proto__":{"admin":true},"kept":1}}]}`, "body.overrideMetadata.0.properties.__proto__"],
+      ["/v1/project-wallet/drops/claim", `{${target},"overrideMetadata":[{"name":"a","attributes":[{"trait_type":"t","value":[{"__proto__":1}]}]}]}`, "body.overrideMetadata.0.attributes.0.value.0.__proto__"],
+      ["/v1/project-wallet/mint", `{${target},"metadata":{"name":"a","properties":{"x":{"y":{"__proto__":null}}}}}`, "body.metadata.properties.x.y.__proto__"],
+      ["/v1/project-wallet/drops/deploy", `{"name":"Proto","metadataStorageType":"metadata-api","defaultTokenMetadata":{"name":"a","properties":{"__proto__":[]}}}`, "body.defaultTokenMetadata.properties.__proto__"],
+    ];
+    for (const [path, rawBody, field] of protoCases) {
+      const error = expectEnvelope(await call(path, { secretKey: project.secretKey, rawBody }), 400, "validation_error");
+      expect(error.details).toEqual([{ path: field, message: 'must not use the key "__proto__"' }]);
+    }
+    const notAnObject = expectEnvelope(await call("/v1/project-wallet/mint", { secretKey: project.secretKey, rawBody: `{${target},"metadata":{"name":"a","properties":[1]}}` }), 400, "validation_error");
+    expect(notAnObject.details).toEqual([{ path: "body.metadata.properties", message: "expected an object" }]);
     // 32 levels are fine (a deploy, so the capped drop's supply stays whole for the next test).
     const deepest = JSON.parse(`${"[".repeat(31)}1${"]".repeat(31)}`);
     const ok = await call("/v1/project-wallet/drops/deploy", { secretKey: project.secretKey, body: { name: "Deepest", metadataStorageType: "metadata-api", defaultTokenMetadata: { name: "ok", properties: { x: deepest } } } });
