@@ -65,7 +65,7 @@ describe("a transaction re-signed at a new nonce", () => {
     const db = serviceContext(env).db;
     await insertPendingRow(db, intent, { nonce: 6, hash: hash(6), fromAddress: project.walletAddress, createdAt: new Date() });
     const moved = await insertPendingRow(db, intent, { nonce: 7, hash: hash(7), fromAddress: project.walletAddress, createdAt: new Date() });
-    expect(moved).toMatchObject({ status: "pending", nonce: 7, transactionHash: hash(7) });
+    expect(moved.row).toMatchObject({ status: "pending", nonce: 7, transactionHash: hash(7) });
 
     // The first attempt's watcher concluding "nonce used by another transaction" changes nothing.
     await finalizeTransaction(serviceContext(env), attempt(intent, 6), { status: "failed", reason: "its nonce was used by another transaction" });
@@ -83,7 +83,7 @@ describe("a transaction re-signed at a new nonce", () => {
     await finalizeTransaction(serviceContext(env), attempt(intent, 3), { status: "failed", reason: "its nonce was used by another transaction" });
 
     const resigned = await insertPendingRow(db, intent, { nonce: 4, hash: hash(4), fromAddress: project.walletAddress, createdAt: new Date() });
-    expect(resigned).toBeUndefined();
+    expect(resigned.row).toBeUndefined();
     expect(await rowOf(intent.transactionId)).toMatchObject({ status: "failed", nonce: 3 });
   });
 

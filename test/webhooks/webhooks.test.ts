@@ -223,16 +223,42 @@ describe("deliveries", () => {
     expect((await register("late-pending", ["transaction.pending"], own.secretKey)).status).toBe(201);
     const ctx = serviceContext(env);
     const intent = transferIntent(own, 0);
-    const row = await insertPendingRow(ctx.db, intent, { nonce: 0, hash: `0x${"ab".repeat(32)}`, fromAddress: own.walletAddress, createdAt: new Date() });
+    const { row, announcePending: subscribed } = await insertPendingRow(ctx.db, intent, { nonce: 0, hash: `0x${"ab".repeat(32)}`, fromAddress: own.walletAddress, createdAt: new Date() });
     const pendingEvents = async () =>
       (await env.DB.prepare("select count(*) as n from webhook_deliveries where project_id = ? and event_type = 'transaction.pending'").bind(own.id).first<{ n: number }>())!.n;
 
+    expect(subscribed).toBe(true);
     await announcePending(ctx, own.id, transactionView(row!));
     expect(await pendingEvents()).toBe(1);
     // Settled before the request got round to announcing it: its final event is already queued.
     await env.DB.prepare("update transactions set status = 'confirmed' where id = ?").bind(intent.transactionId).run();
     await announcePending(ctx, own.id, transactionView(row!));
     expect(await pendingEvents()).toBe(1);
+  });
+
+  it("queues transaction.pending for an endpoint registered a moment ago in another isolate", async () => {
+    const own = await createTestProject("Fresh endpoint");
+    await fund(own.walletAddress);
+    const send = async () => {
+      const sent = await call("/v1/project-wallet/transfer", { secretKey: own.secretKey, body: { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "1" } });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      return sent.body.id as string;
+    };
+    const pendingEventsFor = async (id: string) =>
+      (await env.DB.prepare("select count(*) as n from webhook_deliveries where project_id = ? and event_type = 'transaction.pending' and payload like ?").bind(own.id, `%${id}%`).first<{ n: number }>())!.n;
+    const insertEndpoint = (events: string[]) =>
+      env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events, created_at) values (?, ?, ?, ?, ?)")
+        .bind(crypto.randomUUID(), own.id, hookUrl(`fresh-${events.length}`), JSON.stringify(events), Date.now())
+        .run();
+
+    // No endpoint yet: nothing to queue, and this isolate has just seen the project without one.
+    expect(await pendingEventsFor(await send())).toBe(0);
+    // Written straight to D1, as another isolate's registration is: nothing here is told of it.
+    // An endpoint for other events only still queues no pending event.
+    await insertEndpoint(["transaction.confirmed"]);
+    expect(await pendingEventsFor(await send())).toBe(0);
+    await insertEndpoint(["transaction.pending", "transaction.confirmed"]);
+    expect(await pendingEventsFor(await send())).toBe(1);
   });
 
   it("delivers signed transaction.pending and transaction.confirmed events to a loopback receiver", async () => {

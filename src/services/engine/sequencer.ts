@@ -146,7 +146,7 @@ export class SequencerCore {
       }
       // The watcher holds the nonce from here: it sends, settles or fills it whatever happens to this object.
       this.nonces.stored(nonce);
-      const row = inserted.value;
+      const { row, announcePending } = inserted.value;
       if (!row) {
         // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
         // to another transaction) while this one was being signed: the record is final.
@@ -159,7 +159,7 @@ export class SequencerCore {
 
       // A persist this slow may have let the watcher decide the row is never coming and fill the
       // nonce (watcher.ts, after UNANNOUNCED_GRACE_MS): its bytes are the watcher's to send now.
-      const accepted: SubmitResult = { ok: true, transaction: transactionView(row), ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
+      const accepted: SubmitResult = { ok: true, transaction: transactionView(row), announcePending, ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
       if (Date.now() - createdAt.getTime() > SLOW_PERSIST_MS) return accepted;
 
       // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.

@@ -1,14 +1,26 @@
 // The D1 mirror of engine state: one `transactions` row per intent, written before broadcast.
 import { and, eq } from "drizzle-orm";
+import { pendingEventSubscribers } from "../webhooks/subscribers";
 import type { Db } from "../../db/client";
 import { transactions } from "../../db/schema";
 import type { TxIntent } from "./types";
 
-export function insertPendingRow(
+/**
+ * Inserts the row and, in the same D1 batch, reads whether the project has a live endpoint
+ * subscribed to `transaction.pending`: an answer as fresh as the row, so an endpoint registered
+ * a moment ago from any isolate hears of the transaction, and a project without one is spared
+ * the queueing write (decision 99). `row` is undefined when a re-sign's row was settled already.
+ */
+export async function insertPendingRow(
   db: Db,
   intent: TxIntent,
   sent: { nonce: number; hash: string; fromAddress: string; createdAt: Date },
 ) {
+  const [rows, subscribers] = await db.batch([pendingRowInsert(db, intent, sent), pendingEventSubscribers(db, intent.projectId)]);
+  return { row: rows[0], announcePending: subscribers.length > 0 };
+}
+
+function pendingRowInsert(db: Db, intent: TxIntent, sent: { nonce: number; hash: string; fromAddress: string; createdAt: Date }) {
   return db
     .insert(transactions)
     .values({
@@ -37,8 +49,7 @@ export function insertPendingRow(
       set: { nonce: sent.nonce, transactionHash: sent.hash, updatedAt: new Date() },
       setWhere: eq(transactions.status, "pending"),
     })
-    .returning()
-    .get();
+    .returning();
 }
 
 /**

@@ -47,7 +47,8 @@ export interface SubmitFailure {
   outcomeUnknown?: true;
 }
 
-export type SubmitResult = { ok: true; transaction: TransactionView; firstTokenId?: number } | SubmitFailure;
+/** `announcePending`: the project had an endpoint for `transaction.pending` when the row was written. */
+export type SubmitResult = { ok: true; transaction: TransactionView; announcePending: boolean; firstTokenId?: number } | SubmitFailure;
 
 export interface SentHash {
   hash: string;

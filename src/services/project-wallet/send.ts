@@ -1,5 +1,5 @@
 import { kickWebhooks, sequencerStub } from "../../durable-objects/stubs";
-import { enqueueWebhookStatement, projectHasWebhooks, webhookPayload } from "../webhooks/events";
+import { enqueueWebhookStatement, webhookPayload } from "../webhooks/events";
 import { AppError, forbidden, OutcomeUnknownError } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { projects } from "../../db/schema";
@@ -72,9 +72,11 @@ export async function sendFromProjectWallet(
   const transaction = result.transaction as TransactionView;
   // The transaction is out: nothing after this may turn the answer into an error (a client that
   // retried would send it again), so the event is best effort.
-  await announcePending(ctx, project.id, transaction).catch((error: unknown) =>
-    logError(ctx.env, { where: "announcePending", transactionId: transaction.id }, error),
-  );
+  if (result.announcePending) {
+    await announcePending(ctx, project.id, transaction).catch((error: unknown) =>
+      logError(ctx.env, { where: "announcePending", transactionId: transaction.id }, error),
+    );
+  }
   return { transaction, ...(result.firstTokenId !== undefined ? { firstTokenId: result.firstTokenId } : {}) };
 }
 
@@ -84,7 +86,6 @@ export async function sendFromProjectWallet(
  * a receiver that keeps the last state it heard the wrong one.
  */
 export async function announcePending(ctx: ServiceContext, projectId: string, transaction: TransactionView): Promise<void> {
-  if (!(await projectHasWebhooks(ctx.env.DB, projectId))) return;
   const queued = await enqueueWebhookStatement(
     ctx.env.DB,
     webhookPayload("transaction.pending", { transaction }),

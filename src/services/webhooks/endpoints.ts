@@ -4,7 +4,7 @@ import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { forgetWebhookPresence, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
+import { WEBHOOK_EVENTS, type WebhookEvent } from "./events";
 import { endpointSecret } from "./signing";
 import { checkWebhookUrl } from "./webhook-url";
 
@@ -51,7 +51,6 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
     if (live.some((row) => row.url === url)) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
     throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
   }
-  forgetWebhookPresence(projectId);
   return { id, url, events, secretVersion: 1, previousSecretExpiresAt: null, createdAt: createdAt.toISOString(), secret };
 }
 
@@ -105,7 +104,6 @@ async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
 /** Stops deliveries at once; the delivery log stays readable for audits via the stored rows. */
 export async function deleteEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   await ownEndpoint(ctx, projectId, id);
-  forgetWebhookPresence(projectId);
   await ctx.db.batch([
     ctx.db.update(webhookEndpoints).set({ deletedAt: new Date() }).where(eq(webhookEndpoints.id, id)),
     ctx.db

@@ -1,7 +1,6 @@
 // Webhook events are written to `webhook_deliveries` in the same D1 batch as the change they
 // report (one row per subscribed endpoint), so an event is never lost once the change is stored;
 // the project's WebhookDispatcher then delivers them, at least once.
-import { IsolateCache } from "../../lib/isolate-cache";
 
 export const WEBHOOK_EVENTS = ["transaction.pending", "transaction.confirmed", "transaction.reverted", "transaction.failed", "order.filled"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -56,19 +55,3 @@ export function enqueueWebhookStatement(
     )
     .bind(payload.id, payload.type, JSON.stringify(payload), now, now, ...project.params, payload.type, ...(onlyIf?.params ?? []));
 }
-
-// Whether a project has any live endpoint, cached per isolate for a few seconds so requests of
-// projects without webhooks (most of them) skip the queueing write. An endpoint registered in
-// another isolate is seen after at most WEBHOOK_PRESENCE_TTL_MS.
-const WEBHOOK_PRESENCE_TTL_MS = 5_000;
-const presence = new IsolateCache<boolean>(WEBHOOK_PRESENCE_TTL_MS);
-
-export async function projectHasWebhooks(db: D1Database, projectId: string): Promise<boolean> {
-  const cached = presence.get(projectId);
-  if (cached !== undefined) return cached;
-  const row = await db.prepare("select 1 as one from webhook_endpoints where project_id = ? and deleted_at is null limit 1").bind(projectId).first();
-  presence.set(projectId, row !== null);
-  return row !== null;
-}
-
-export const forgetWebhookPresence = (projectId: string) => presence.delete(projectId);

@@ -1,0 +1,18 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { webhookEndpoints } from "../../db/schema";
+
+/** At most one live endpoint of the project subscribed to `transaction.pending` (a batchable query). */
+export function pendingEventSubscribers(db: Db, projectId: string) {
+  return db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.projectId, projectId),
+        isNull(webhookEndpoints.deletedAt),
+        sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = 'transaction.pending')`,
+      ),
+    )
+    .limit(1);
+}
