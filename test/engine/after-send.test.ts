@@ -16,16 +16,24 @@ import { call } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
 /**
- * An endpoint row whose events column is not JSON (the API never writes one): queueing any event
- * for the project fails, the pending event after the send as well as settlement's batch, which
- * retries until the returned function removes the row.
+ * A live endpoint of the project whose deliveries cannot be written (a trigger refuses them):
+ * queueing any event for the project fails, the pending event after the send as well as
+ * settlement's batch, which retries until the returned function removes the trigger.
  */
 async function breakWebhookQueueing(project: TestProject): Promise<() => Promise<unknown>> {
   const id = crypto.randomUUID();
-  await env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events, created_at) values (?, ?, ?, ?, ?)")
-    .bind(id, project.id, "https://example.com/broken", "not json", Date.now())
-    .run();
-  return () => env.DB.prepare("delete from webhook_endpoints where id = ?").bind(id).run();
+  const trigger = `refuse_deliveries_${id.replaceAll("-", "")}`;
+  await env.DB.batch([
+    env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events, created_at) values (?, ?, ?, ?, ?)").bind(
+      id,
+      project.id,
+      "https://example.com/broken",
+      JSON.stringify(["transaction.pending", "transaction.confirmed"]),
+      Date.now(),
+    ),
+    env.DB.prepare(`create trigger ${trigger} before insert on webhook_deliveries when new.endpoint_id = '${id}' begin select raise(abort, 'deliveries refused'); end`),
+  ]);
+  return () => env.DB.batch([env.DB.prepare(`drop trigger ${trigger}`), env.DB.prepare("delete from webhook_endpoints where id = ?").bind(id)]);
 }
 
 const pendingNonce = (project: TestProject) => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });

@@ -253,12 +253,18 @@ describe("deliveries", () => {
 
     // No endpoint yet: nothing to queue, and this isolate has just seen the project without one.
     expect(await pendingEventsFor(await send())).toBe(0);
+    // A row whose events are not JSON (the API never writes one) does not stop a send.
+    const broken = crypto.randomUUID();
+    await env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events, created_at) values (?, ?, ?, 'not json', ?)").bind(broken, own.id, hookUrl("fresh-broken"), Date.now()).run();
+    await send();
+    await env.DB.prepare("delete from webhook_endpoints where id = ?").bind(broken).run();
     // Written straight to D1, as another isolate's registration is: nothing here is told of it.
     // An endpoint for other events only still queues no pending event.
     await insertEndpoint(["transaction.confirmed"]);
     expect(await pendingEventsFor(await send())).toBe(0);
     await insertEndpoint(["transaction.pending", "transaction.confirmed"]);
     expect(await pendingEventsFor(await send())).toBe(1);
+
   });
 
   it("delivers signed transaction.pending and transaction.confirmed events to a loopback receiver", async () => {

@@ -11,7 +11,9 @@ export function pendingEventSubscribers(db: Db, projectId: string) {
       and(
         eq(webhookEndpoints.projectId, projectId),
         isNull(webhookEndpoints.deletedAt),
-        sql`exists (select 1 from json_each(${webhookEndpoints.events}) where value = 'transaction.pending')`,
+        // A row whose events are not JSON (the API never writes one) must not fail the batch
+        // that stores the transaction; its own queueing statements report it.
+        sql`case when json_valid(${webhookEndpoints.events}) then exists (select 1 from json_each(${webhookEndpoints.events}) where value = 'transaction.pending') else 0 end`,
       ),
     )
     .limit(1);
