@@ -41,6 +41,10 @@ export class WalletSequencer extends DurableObject<Env> {
     return this.core.submit(intent);
   }
 
+  mayRebroadcast(transactionId: string): boolean {
+    return this.core.mayRebroadcast(transactionId);
+  }
+
   bump(record: WatchedTransaction): Promise<WatchedTransaction> {
     return this.core.bump(record);
   }

@@ -49,6 +49,7 @@ function attempt(intent: TxIntent, nonce: number): WatchedTransaction {
 
 /** A sequencer a poll must not need, and a watcher store that takes every write. */
 const untouched: SequencerPort = {
+  mayRebroadcast: () => true,
   bump: () => Promise.reject(new Error("no bump expected")),
   fill: () => Promise.reject(new Error("no fill expected")),
   settleReservation: () => Promise.resolve(),
@@ -99,6 +100,9 @@ describe("a transaction re-signed at a new nonce", () => {
       await pollOnce(ctx, second, untouched, store);
       expect(broadcasts).toEqual([]);
       await insertPendingRow(ctx.db, intent, { nonce: 21, hash: hash(21), fromAddress: project.walletAddress, createdAt: new Date() });
+      // Nor while the sequencer may still take it back (decision 100).
+      await pollOnce(ctx, second, { ...untouched, mayRebroadcast: () => false }, store);
+      expect(broadcasts).toEqual([]);
       await pollOnce(ctx, second, untouched, store);
       expect(broadcasts).toHaveLength(1);
     } finally {

@@ -13,6 +13,8 @@ import { rowAnnounces, updatePendingHash } from "./transaction-rows";
 import type { SentHash, WatchedTransaction } from "./types";
 
 export interface SequencerPort {
+  /** False while the sequencer may still take the transaction back (decision 100). */
+  mayRebroadcast(transactionId: string): Promise<boolean> | boolean;
   bump(record: WatchedTransaction): Promise<WatchedTransaction>;
   fill(record: WatchedTransaction): Promise<WatchedTransaction>;
   settleReservation(contract: string, nonce: number, nextTokenIdAfter: number | null): Promise<void>;
@@ -112,6 +114,9 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
     if (!record.filling && !(await rowAnnounces(ctx.db, record.id, record.nonce))) return unannounced(rpcUrl, record, config, sequencer, store);
+    // The sequencer is still deciding on a refusal of its own broadcast, or took the transaction
+    // back: bytes sent now could be mined under a request answered "not sent".
+    if (!record.filling && !(await sequencer.mayRebroadcast(record.id))) return { record, nextPollInMs: pollDelay(config, record.polls) };
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
     underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
