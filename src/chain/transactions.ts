@@ -59,7 +59,7 @@ const SECOND_LOOKUP_AFTER_MS = 1_000;
  * A refusal is acted on (the nonce released or moved past) only once the node agrees. Behind a
  * gateway or a load balancer the answer can come from a node that did not take the bytes while
  * another did: a timeout passed on as a JSON-RPC error, or "already known" (which viem files
- * under "nonce too low") for a copy the watcher's rebroadcast got in first. So: bytes the node
+ * under "nonce too low") for a copy a gateway's own retry got in first. So: bytes the node
  * knows were accepted, and "nonce too low" holds only once a mined transaction has the nonce.
  * Other refusals are looked up twice, a second apart, since the node that took the bytes may not
  * have pooled them (or passed them to the replica asked) when the answer came back; a refusal

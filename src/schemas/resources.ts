@@ -112,7 +112,7 @@ const refuseProtoKeys = (value: unknown, ctx: z.RefinementCtx) => {
  * loses a `__proto__` key before any refinement could see it.
  */
 const JsonObjectSchema = z
-  .custom<Record<string, unknown>>((value) => value !== null && typeof value === "object" && !Array.isArray(value), "expected an object")
+  .custom<Record<string, unknown>>((value) => value !== null && typeof value === "object" && !Array.isArray(value), "Invalid input: expected object")
   .openapi({ type: "object", additionalProperties: {} });
 
 export const TokenAttributeSchema = z

@@ -3,7 +3,7 @@
 // the request is stored as answered, never re-run.
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Address } from "viem";
 import { onError } from "../../src/app";
 import { OutcomeUnknownError } from "../../src/lib/errors";
@@ -50,8 +50,12 @@ describe("a failure after the transaction is sent", () => {
       body: { type: "native", recipientAddress: "0x000000000000000000000000000000000000dEaD", amount: "7" },
     };
 
+    const errors = vi.spyOn(console, "error");
     const first = await call("/v1/project-wallet/transfer", request);
     expect(first.status, JSON.stringify(first.body)).toBe(201);
+    // The pending event was attempted after the send, and refused.
+    expect(errors.mock.calls.map(([line]) => String(line))).toContainEqual(expect.stringMatching(/"where":"announcePending".*deliveries refused/));
+    errors.mockRestore();
     const retried = await call("/v1/project-wallet/transfer", request);
     expect(retried.status).toBe(201);
     expect(retried.headers.get("idempotent-replayed")).toBe("true");

@@ -84,7 +84,7 @@ describe("claim", () => {
       expect(error.details).toEqual([{ path: field, message: 'must not use the key "__proto__"' }]);
     }
     const notAnObject = expectEnvelope(await call("/v1/project-wallet/mint", { secretKey: project.secretKey, rawBody: `{${target},"metadata":{"name":"a","properties":[1]}}` }), 400, "validation_error");
-    expect(notAnObject.details).toEqual([{ path: "body.metadata.properties", message: "expected an object" }]);
+    expect(notAnObject.details).toEqual([{ path: "body.metadata.properties", message: "Invalid input: expected object" }]);
     // 32 levels are fine (a deploy, so the capped drop's supply stays whole for the next test).
     const deepest = JSON.parse(`${"[".repeat(31)}1${"]".repeat(31)}`);
     const ok = await call("/v1/project-wallet/drops/deploy", { secretKey: project.secretKey, body: { name: "Deepest", metadataStorageType: "metadata-api", defaultTokenMetadata: { name: "ok", properties: { x: deepest } } } });

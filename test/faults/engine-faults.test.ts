@@ -130,8 +130,10 @@ describe("faults between the engine and the node", () => {
     await survivesFault([{ method: "eth_sendRawTransaction", action: "lose-response", times: 2 }]);
   });
 
-  it("does not send twice when the watcher's rebroadcast overtakes a slow first broadcast", async () => {
-    // The node gets the watcher's copy first and answers the sequencer's "already known".
+  it("does not send twice when the first broadcast is slow", async () => {
+    // The watcher polls during the 2.5 s but leaves the bytes to the sequencer, whose request is
+    // still open (decision 100; before it, the watcher's copy got in first and the node answered
+    // the sequencer's broadcast "already known").
     await survivesFault([{ method: "eth_sendRawTransaction", action: "delay", delayMs: 2_500, times: 1 }]);
   });
 

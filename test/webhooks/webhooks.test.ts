@@ -228,6 +228,11 @@ describe("deliveries", () => {
       (await env.DB.prepare("select count(*) as n from webhook_deliveries where project_id = ? and event_type = 'transaction.pending'").bind(own.id).first<{ n: number }>())!.n;
 
     expect(subscribed).toBe(true);
+    // A project whose endpoints take only final events is spared the queueing write.
+    const finalOnly = await createTestProject("Final events only");
+    expect((await register("final-only", ["transaction.confirmed"], finalOnly.secretKey)).status).toBe(201);
+    const quiet = await insertPendingRow(ctx.db, transferIntent(finalOnly, 0), { nonce: 0, hash: `0x${"cd".repeat(32)}`, fromAddress: finalOnly.walletAddress, createdAt: new Date() });
+    expect([quiet.row?.status, quiet.announcePending]).toEqual(["pending", false]);
     await announcePending(ctx, own.id, transactionView(row!));
     expect(await pendingEvents()).toBe(1);
     // Settled before the request got round to announcing it: its final event is already queued.

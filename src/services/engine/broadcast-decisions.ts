@@ -6,13 +6,21 @@
 // is: an object that restarts has no request in flight.
 
 /** Long enough for a watcher's poll that was under way when its record was withdrawn to end. */
-const WITHDRAWN_REMEMBERED_MS = 10 * 60 * 1000;
+export const WITHDRAWN_REMEMBERED_MS = 10 * 60 * 1000;
+/**
+ * A withdrawal happens while its request runs, which ends well within 10 minutes of the record's
+ * creation, and is remembered 10 minutes more: an older record needs no answer, so a stuck
+ * nonce's rebroadcast never waits on a busy sequencer.
+ */
+export const ASK_BEFORE_REBROADCAST_MS = 2 * WITHDRAWN_REMEMBERED_MS;
 /** Withdrawals are rare; this bounds the memory if a node refuses everything for a while. */
 const WITHDRAWN_REMEMBERED_MAX = 10_000;
 
 export class BroadcastDecisions {
   private readonly deciding = new Set<string>();
   private readonly withdrawnAt = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** The sequencer is about to store and broadcast this transaction. */
   open(transactionId: string): void {
@@ -26,21 +34,27 @@ export class BroadcastDecisions {
 
   /** The sequencer is taking the transaction back: its bytes must not go out. */
   withdraw(transactionId: string): void {
-    this.forgetOld();
-    this.withdrawnAt.set(transactionId, Date.now());
+    this.forgetOld(1);
+    this.withdrawnAt.set(transactionId, this.now());
+  }
+
+  /** The withdrawal could not be completed and the answer says the bytes may still go out. */
+  unwithdraw(transactionId: string): void {
+    this.withdrawnAt.delete(transactionId);
   }
 
   /** Whether a watcher may send this transaction's bytes itself. */
   mayRebroadcast(transactionId: string): boolean {
-    this.forgetOld();
+    this.forgetOld(0);
     return !this.deciding.has(transactionId) && !this.withdrawnAt.has(transactionId);
   }
 
-  private forgetOld(): void {
-    const cutoff = Date.now() - WITHDRAWN_REMEMBERED_MS;
+  /** Drops expired withdrawals, and the oldest beyond the cap once `room` more are added. */
+  private forgetOld(room: number): void {
+    const cutoff = this.now() - WITHDRAWN_REMEMBERED_MS;
     // A Map iterates in insertion order, so the oldest come first.
     for (const [id, at] of this.withdrawnAt) {
-      if (at > cutoff && this.withdrawnAt.size < WITHDRAWN_REMEMBERED_MAX) break;
+      if (at > cutoff && this.withdrawnAt.size + room <= WITHDRAWN_REMEMBERED_MAX) break;
       this.withdrawnAt.delete(id);
     }
   }

@@ -135,7 +135,7 @@ export class SequencerCore {
             await this.giveBack(holderOf(intent), nonce, "unused");
             return refusal;
           }
-          return this.withdrawn(intent, nonce, refusal);
+          return await this.withdrawn(intent, nonce, refusal);
         }
         const record = newWatchedRecord({ intent, walletAddress: account.address, nonce, gas, fees, signed, firstTokenId, createdAt });
 
@@ -152,7 +152,7 @@ export class SequencerCore {
           for (const failed of [inserted, tracked].filter((write) => write.status === "rejected")) {
             logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, failed.reason);
           }
-          return this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
+          return await this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
         }
         // The watcher holds the nonce from here: it sends, settles or fills it whatever happens to this object.
         this.nonces.stored(nonce);
@@ -160,7 +160,7 @@ export class SequencerCore {
         if (!row) {
           // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
           // to another transaction) while this one was being signed: the record is final.
-          return this.withdrawn(
+          return await this.withdrawn(
             intent,
             nonce,
             failure("chain_unavailable", `the nonce of transaction ${intent.transactionId} was taken by a transaction sent outside the service, so it is marked failed`),
@@ -189,7 +189,7 @@ export class SequencerCore {
           const resynced = attempt < MAX_NONCE_RESYNCS && (await this.resynced(chain.rpcUrl, intent));
           if (!resynced) {
             const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : "the node rejected the transaction: nonce too low";
-            return this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
+            return await this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
           }
           if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
           nonce = this.nonces.allocate(holderOf(intent));
@@ -198,9 +198,9 @@ export class SequencerCore {
         }
 
         if (outcome.kind === "insufficient_funds") {
-          return this.withdrawn(intent, nonce, failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`));
+          return await this.withdrawn(intent, nonce, failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`));
         }
-        return this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${outcome.reason}`));
+        return await this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${outcome.reason}`));
       }
     } finally {
       this.decisions.close(intent.transactionId);
@@ -222,6 +222,7 @@ export class SequencerCore {
    * not be deleted after a successful `forget` is left to the gap check, nonce and all.
    */
   private async withdrawn(intent: TxIntent, nonce: number, refusal: SubmitFailure, nonceFate: NonceFate = "unused"): Promise<SubmitFailure> {
+    // Before the first await: from here on the watcher must not send these bytes (decision 100).
     this.decisions.withdraw(intent.transactionId);
     const { db } = serviceContext(this.env);
     const [forgotten, deleted] = await Promise.allSettled([
@@ -237,7 +238,9 @@ export class SequencerCore {
       // either leaves the nonce to that watcher or takes everything back.
       await this.nonces.unsure(nonce, holderOf(intent));
       if (deleted.status === "rejected") {
-        // With its row still there such a watcher would send the bytes: the outcome is unknown.
+        // With its row still there such a watcher would send the bytes: the outcome is unknown,
+        // and the watcher, which holds the nonce, must not be kept from sending them.
+        this.decisions.unwithdraw(intent.transactionId);
         return { ...failure("internal_error", `transaction ${intent.transactionId} could not be taken back and may still be sent`), outcomeUnknown: true };
       }
       await this.pendingSubjects.release(intent, intent.transactionId, false);

@@ -9,6 +9,7 @@ import type { ServiceContext } from "../context";
 import { engineConfig } from "./config";
 import { finalizeTransaction, type Settlement } from "./finalize";
 import { holdsSubject, type SubjectRef } from "./pending-subjects";
+import { ASK_BEFORE_REBROADCAST_MS } from "./broadcast-decisions";
 import { rowAnnounces, updatePendingHash } from "./transaction-rows";
 import type { SentHash, WatchedTransaction } from "./types";
 
@@ -114,12 +115,9 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
     if (!record.filling && !(await rowAnnounces(ctx.db, record.id, record.nonce))) return unannounced(rpcUrl, record, config, sequencer, store);
-    // The sequencer is still deciding on a refusal of its own broadcast, or took the transaction
-    // back: bytes sent now could be mined under a request answered "not sent".
-    if (!record.filling && !(await sequencer.mayRebroadcast(record.id))) return { record, nextPollInMs: pollDelay(config, record.polls) };
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
-    underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
+    if (await maySendAgain(record, sequencer, store)) underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
     record.pendingSinceBlock = null;
   } else if (record.pendingSinceBlock === null) {
     record.pendingSinceBlock = head;
@@ -139,6 +137,19 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
     await broadcastRaw(rpcUrl, record.raw, senderOf(record));
   }
   return { record, nextPollInMs: pollDelay(config, record.polls) };
+}
+
+/**
+ * Whether the original bytes may go out again from here (decision 100): not while the sequencer
+ * is still answering their request or has just taken them back (a young record only; no answer
+ * counts as no, for this poll), and not once `forget` has deleted the record this poll read.
+ * A filler is the sequencer's own and always may.
+ */
+async function maySendAgain(record: WatchedTransaction, sequencer: SequencerPort, store: RecordStore): Promise<boolean> {
+  if (record.filling) return true;
+  if (Date.now() - record.createdAt < ASK_BEFORE_REBROADCAST_MS && !(await Promise.resolve(sequencer.mayRebroadcast(record.id)).catch(() => false))) return false;
+  if (!(await store.isCurrent())) throw new SupersededRecord(`transaction ${record.id} was re-signed or withdrawn during the poll`);
+  return true;
 }
 
 const waitedBlocks = (config: ReturnType<typeof engineConfig>, record: WatchedTransaction, head: number) =>
