@@ -100,8 +100,11 @@ describe("a transaction re-signed at a new nonce", () => {
       await pollOnce(ctx, second, untouched, store);
       expect(broadcasts).toEqual([]);
       await insertPendingRow(ctx.db, intent, { nonce: 21, hash: hash(21), fromAddress: project.walletAddress, createdAt: new Date() });
-      // Nor while the sequencer may still take it back (decision 100).
+      // Nor while the sequencer may still take it back, nor once `forget` deleted the record
+      // this poll read (decision 100).
       await pollOnce(ctx, second, { ...untouched, mayRebroadcast: () => false }, store);
+      const forgotten: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(false) };
+      await expect(pollOnce(ctx, second, untouched, forgotten)).rejects.toBeInstanceOf(SupersededRecord);
       expect(broadcasts).toEqual([]);
       await pollOnce(ctx, second, untouched, store);
       expect(broadcasts).toHaveLength(1);
