@@ -573,6 +573,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every failed delivery of a time range again
+         * @description Queues the endpoint's `failed` deliveries of events created in [`since`, `until`) for a new try now, oldest first, each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); `delivered` and `pending` ones are left alone. At most 1000 per call: `more` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first 202.
+         */
+        post: operations["recoverWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{id}/rotate-secret": {
         parameters: {
             query?: never;
@@ -1456,6 +1476,12 @@ export interface components {
              * @example 2026-11-21T12:00:00.000Z
              */
             deliveredAt: string | null;
+        };
+        RecoveredDeliveries: {
+            /** @description Deliveries queued again by this call */
+            requeued: number;
+            /** @description Failed deliveries of the range remain: call again */
+            more: boolean;
         };
     };
     responses: never;
@@ -5043,6 +5069,135 @@ export interface operations {
             };
             /** @description Error: conflict, idempotency_conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request with this key */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recoverWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description A UUID, any case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The range of event times */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-21T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Failed deliveries of events at or after this time are queued again
+                     * @example 2026-11-21T12:00:00.000Z
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description …and before this time (default: now)
+                     * @example 2026-11-21T12:00:00.000Z
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Queued; the endpoint's dispatcher sends them from now on */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requeued": 12,
+                     *       "more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecoveredDeliveries"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: conflict, idempotency_conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: payload_too_large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

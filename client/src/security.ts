@@ -33,6 +33,7 @@ export const OPERATION_SECURITY: Record<string, readonly SecurityScheme[]> = {
   "DELETE /v1/webhooks/{id}": ["SecretKey"],
   "GET /v1/webhooks/{id}/deliveries": ["SecretKey"],
   "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend": ["SecretKey"],
+  "POST /v1/webhooks/{id}/recover": ["SecretKey"],
   "POST /v1/webhooks/{id}/rotate-secret": ["SecretKey"],
 };
 

@@ -1,8 +1,10 @@
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
 import { deleteEndpoint, listDeliveries, listEndpoints, registerEndpoint, resendDelivery, rotateEndpointSecret } from "../../services/webhooks/endpoints";
+import { recoverFailedDeliveries } from "../../services/webhooks/recover";
 import type {
   createWebhook,
+  recoverDeliveries,
   deleteWebhook,
   listDeliveries as listDeliveriesRoute,
   listWebhooks,
@@ -31,6 +33,12 @@ export const listDeliveriesHandler: AppRouteHandler<typeof listDeliveriesRoute> 
 export const resendDeliveryHandler: AppRouteHandler<typeof resendDeliveryRoute> = async (c) => {
   const { id, deliveryId } = c.req.valid("param");
   return c.json(await resendDelivery(serviceContext(c.env), c.get("auth").projectId, id, deliveryId), 202);
+};
+
+export const recoverDeliveriesHandler: AppRouteHandler<typeof recoverDeliveries> = async (c) => {
+  const { since, until } = c.req.valid("json");
+  const range = { since: new Date(since), until: until === undefined ? new Date() : new Date(until) };
+  return c.json(await recoverFailedDeliveries(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id, range), 202);
 };
 
 export const rotateWebhookSecretHandler: AppRouteHandler<typeof rotateWebhookSecret> = async (c) => {

@@ -8,4 +8,5 @@ export const webhooksRouter = createRouter()
   .openapi(routes.deleteWebhook, handlers.deleteWebhookHandler)
   .openapi(routes.listDeliveries, handlers.listDeliveriesHandler)
   .openapi(routes.resendDelivery, handlers.resendDeliveryHandler)
+  .openapi(routes.recoverDeliveries, handlers.recoverDeliveriesHandler)
   .openapi(routes.rotateWebhookSecret, handlers.rotateWebhookSecretHandler);

@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { secretKey } from "../../lib/auth";
 import { idempotency, idempotencyKeeping } from "../../lib/idempotency";
-import { IsoDateTime, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
+import { IsoDateTime, IsoDateTimeInput, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";
 import { PREVIOUS_SECRET_DEFAULT_SECONDS, PREVIOUS_SECRET_MAX_SECONDS } from "../../services/webhooks/endpoints";
+import { RECOVER_MAX_PER_CALL } from "../../services/webhooks/recover";
 import { registrationResponse, rotationResponse } from "../../services/webhooks/stored-response";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
@@ -161,6 +162,42 @@ export const resendDelivery = createRoute({
       deliveredAt: null,
     }),
     ...operationErrors({ auth: "secretKey", input: true, idempotent: true }, "not_found", "conflict"),
+  },
+});
+
+const RecoverBody = z
+  .strictObject({
+    since: IsoDateTimeInput.openapi({ description: "Failed deliveries of events at or after this time are queued again" }),
+    until: IsoDateTimeInput.optional().openapi({ description: "…and before this time (default: now)" }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.until !== undefined && Date.parse(body.until) <= Date.parse(body.since)) {
+      ctx.addIssue({ code: "custom", path: ["until"], message: "must be after since" });
+    }
+  });
+
+export const recoverDeliveries = createRoute({
+  method: "post",
+  path: "/v1/webhooks/{id}/recover",
+  operationId: "recoverWebhookDeliveries",
+  tags,
+  security: SECRET_SECURITY,
+  middleware: [secretKey, idempotency] as const,
+  summary: "Send every failed delivery of a time range again",
+  description: `Queues the endpoint's \`failed\` deliveries of events created in [\`since\`, \`until\`) for a new try now, oldest first, each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); \`delivered\` and \`pending\` ones are left alone. At most ${RECOVER_MAX_PER_CALL} per call: \`more\` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404. With an \`Idempotency-Key\`, a retry replays the first 202.`,
+  request: { headers: IdempotencyHeaders, params: IdParams, ...jsonBody(RecoverBody, "The range of event times", { since: EXAMPLE.createdAt }) },
+  responses: {
+    202: jsonContent(
+      z
+        .object({
+          requeued: z.number().int().openapi({ description: "Deliveries queued again by this call" }),
+          more: z.boolean().openapi({ description: "Failed deliveries of the range remain: call again" }),
+        })
+        .openapi("RecoveredDeliveries"),
+      "Queued; the endpoint's dispatcher sends them from now on",
+      { requeued: 12, more: false },
+    ),
+    ...operationErrors({ auth: "secretKey", input: true, body: true, idempotent: true }, "not_found"),
   },
 });
 

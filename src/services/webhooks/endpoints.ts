@@ -91,7 +91,7 @@ export async function listEndpoints(ctx: ServiceContext, projectId: string) {
   return (await liveEndpoints(ctx, projectId)).map((row) => endpointView(row));
 }
 
-async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
+export async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   const row = await ctx.db
     .select()
     .from(webhookEndpoints)
