@@ -104,6 +104,13 @@ const crossTenant: Case[] = [
     code: "not_found",
   },
   {
+    operation: "POST /v1/webhooks/{id}/recover",
+    path: () => `/v1/webhooks/${bWebhookId}/recover`,
+    options: () => ({ secretKey: a.secretKey, body: { since: "2020-01-01T00:00:00Z" } }),
+    status: 404,
+    code: "not_found",
+  },
+  {
     operation: "POST /v1/webhooks/{id}/rotate-secret",
     path: () => `/v1/webhooks/${bWebhookId}/rotate-secret`,
     options: () => ({ method: "POST", secretKey: a.secretKey }),
@@ -136,6 +143,13 @@ const wrongKind: Case[] = [
     operation: "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (B's publishable key)",
     path: () => `/v1/webhooks/${bWebhookId}/deliveries/${bDeliveryId}/resend`,
     options: () => ({ method: "POST", apiKey: b.apiKey }),
+    status: 403,
+    code: "forbidden",
+  },
+  {
+    operation: "POST /v1/webhooks/{id}/recover (B's publishable key)",
+    path: () => `/v1/webhooks/${bWebhookId}/recover`,
+    options: () => ({ apiKey: b.apiKey, body: { since: "2020-01-01T00:00:00Z" } }),
     status: 403,
     code: "forbidden",
   },
