@@ -19,6 +19,7 @@ import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
 import { retryRead } from "./read-retry";
 import { classifySimulationError } from "./rpc-errors";
+import { bulkOrderSignature } from "./seaport-bulk";
 import { SEAPORT_EIP712_TYPES } from "./seaport-types";
 
 export const ITEM_TYPE = { NATIVE: 0, ERC20: 1, ERC721: 2, ERC1155: 3 } as const;
@@ -143,13 +144,17 @@ export async function signatureForFill(chainId: number, seaport: string, order: 
 
 /**
  * The bytes to hand Seaport as the offerer's signature, checked the way Seaport checks them:
- * ECDSA recovery first, then, when the offerer has code, EIP-1271 `isValidSignature` with the
- * bytes unchanged. Null when neither accepts it.
+ * ECDSA recovery first, of the order's digest or, for a bulk signature, of its tree's (decision
+ * 102), then, when the offerer has code, EIP-1271 `isValidSignature` with the order's digest and
+ * the bytes unchanged. Null when none accepts it.
  */
 export async function offererSignature(rpcUrl: string, chainId: number, seaport: string, order: OrderComponentsJson, signature: string): Promise<Hex | null> {
   const digest = orderDigest(chainId, seaport, order);
   const ecdsa = ecdsaForm(signature);
   if (ecdsa && (await recovers(digest, ecdsa, order.offerer))) return ecdsa;
+  const bulk = bulkOrderSignature(chainId, seaport, orderHashOf(order), signature);
+  const bulkEcdsa = bulk && ecdsaForm(bulk.ecdsa);
+  if (bulk && bulkEcdsa && (await recovers(bulk.digest, bulkEcdsa, order.offerer))) return `${bulkEcdsa}${signature.slice(bulk.ecdsa.length)}`.toLowerCase() as Hex;
   const client = publicClient(rpcUrl);
   const code = await retryRead(() => client.getCode({ address: order.offerer as Address }));
   if (!code || code === "0x" || !/^0x([0-9a-fA-F]{2})*$/.test(signature)) return null;

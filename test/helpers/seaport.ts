@@ -34,6 +34,17 @@ export async function seaportJsList(request: {
   return body;
 }
 
+/** Listings of several tokens of `token` signed at once with a seaport-js bulk-order signature. */
+export async function seaportJsListBulk(request: { privateKey: string; token: string; items: { tokenId: string; price: bigint }[] }) {
+  const response = await fetch(`${env.SEAPORT_CLIENT_URL}/list-bulk`, {
+    method: "POST",
+    body: JSON.stringify({ ...request, items: request.items.map((item) => ({ tokenId: item.tokenId, price: item.price.toString() })) }),
+  });
+  const body = (await response.json()) as SeaportJsOrder[] & { error?: string };
+  if (!response.ok) throw new Error(`seaport-js list-bulk: ${body.error}`);
+  return body;
+}
+
 export async function seaportJsCancel(privateKey: string, parameters: SeaportJsOrder["parameters"]) {
   const response = await fetch(`${env.SEAPORT_CLIENT_URL}/cancel`, { method: "POST", body: JSON.stringify({ privateKey, parameters }) });
   if (!response.ok) throw new Error(`seaport-js cancel: ${await response.text()}`);
