@@ -584,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Send every failed delivery of a time range again
-         * @description Queues the endpoint's `failed` deliveries of events created in [`since`, `until`) for a new try now, oldest first, each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); `delivered` and `pending` ones are left alone. At most 1000 per call: `more` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first 202.
+         * @description Queues the endpoint's `failed` deliveries of events created in [`since`, `until`) for a new try now (the oldest of the range first when there are more than one call takes; they then go out in the order they were first queued), each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); `delivered` and `pending` ones are left alone. At most 1000 per call: `more` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404; one whose URL the rules now refuse (a private address) is 409 `conflict`, since its deliveries would fail again unsent. With an `Idempotency-Key`, a retry replays the first 202.
          */
         post: operations["recoverWebhookDeliveries"];
         delete?: never;

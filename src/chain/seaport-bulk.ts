@@ -35,7 +35,7 @@ export interface BulkSignature {
  * a bulk signature's (64 or 65 bytes, a 3-byte key and 1 to 24 proof hashes). Seaport reads any
  * signature of such a length this way.
  */
-export function bulkOrderSignature(chainId: number, seaport: string, orderHash: string, signature: string): BulkSignature | null {
+export function bulkOrderSignature(domain: { name: string; version: string; chainId: number; verifyingContract: Hex }, orderHash: string, signature: string): BulkSignature | null {
   if (!/^0x([0-9a-fA-F]{2})*$/.test(signature)) return null;
   const bytes = (signature.length - 2) / 2;
   const ecdsaBytes = 65 - (bytes % 2);
@@ -54,7 +54,7 @@ export function bulkOrderSignature(chainId: number, seaport: string, orderHash: 
   }
   const bulkOrderHash = keccak256(concat([bulkOrderTypeHash(height), node]));
   const domainSeparator = hashDomain({
-    domain: { name: "Seaport", version: "1.6", chainId: BigInt(chainId), verifyingContract: seaport as Hex },
+    domain: { ...domain, chainId: BigInt(domain.chainId) },
     types: {
       EIP712Domain: [
         { name: "name", type: "string" },

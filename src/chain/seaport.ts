@@ -152,7 +152,7 @@ export async function offererSignature(rpcUrl: string, chainId: number, seaport:
   const digest = orderDigest(chainId, seaport, order);
   const ecdsa = ecdsaForm(signature);
   if (ecdsa && (await recovers(digest, ecdsa, order.offerer))) return ecdsa;
-  const bulk = bulkOrderSignature(chainId, seaport, orderHashOf(order), signature);
+  const bulk = bulkOrderSignature(seaportDomain(chainId, seaport), orderHashOf(order), signature);
   const bulkEcdsa = bulk && ecdsaForm(bulk.ecdsa);
   if (bulk && bulkEcdsa && (await recovers(bulk.digest, bulkEcdsa, order.offerer))) return `${bulkEcdsa}${signature.slice(bulk.ecdsa.length)}`.toLowerCase() as Hex;
   const client = publicClient(rpcUrl);

@@ -450,6 +450,8 @@ export const webhookDeliveries = sqliteTable(
     index("webhook_deliveries_project_due_idx").on(t.projectId, t.status, t.nextAttemptAt),
     // An endpoint's turn: its due rows, not its history (decision 59).
     index("webhook_deliveries_endpoint_due_idx").on(t.endpointId, t.status, t.nextAttemptAt),
+    /** An endpoint's failed deliveries by event time: recover's range (decision 101). */
+    index("webhook_deliveries_endpoint_status_created_idx").on(t.endpointId, t.status, t.createdAt),
     uniqueIndex("webhook_deliveries_event_endpoint_uq").on(t.eventId, t.endpointId),
   ],
 );

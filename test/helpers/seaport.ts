@@ -54,7 +54,7 @@ export async function seaportJsCancel(privateKey: string, parameters: SeaportJsO
 const TYPES = SEAPORT_EIP712_TYPES;
 
 type Json = Record<string, any>;
-const toBig = (order: Json) => ({
+export const toBig = (order: Json) => ({
   ...order,
   offer: order.offer.map((i: Json) => ({ ...i, identifierOrCriteria: BigInt(i.identifierOrCriteria), startAmount: BigInt(i.startAmount), endAmount: BigInt(i.endAmount) })),
   consideration: order.consideration.map((i: Json) => ({ ...i, identifierOrCriteria: BigInt(i.identifierOrCriteria), startAmount: BigInt(i.startAmount), endAmount: BigInt(i.endAmount) })),

@@ -1,12 +1,16 @@
 // Listings signed together with one Seaport bulk-order signature (OpenSea's multi-item listing):
 // each order carries the ECDSA signature of the tree, its index and the proof (decision 102).
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Address } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { offererSignature, orderHashOf, SEAPORT_EIP712_TYPES, seaportDomain } from "../../src/chain/seaport";
 import { ETHER, fund, ownerOf, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop } from "../helpers/drops";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
-import { seaportJsListBulk, type SeaportJsOrder } from "../helpers/seaport";
+import { listingComponents, seaportJsListBulk, toBig, type SeaportJsOrder } from "../helpers/seaport";
+import { seaportAddress } from "../helpers/seaport-basic-order";
 import { freshWallet } from "../helpers/wallets";
 
 let creator: TestProject;
@@ -60,5 +64,35 @@ describe("bulk-order signatures", () => {
     expectEnvelope(await submit({ ...listing, parameters: { ...listing.parameters, salt } }), 422, "invalid_signature");
     // The listing itself, untouched, is fine.
     expect((await submit(listing)).status).toBe(201);
+  });
+});
+
+// The tree's digest checked against viem's own EIP-712 encoding of a BulkOrder, with no chain:
+// both leaves of a height-1 tree, in the 65-byte form seaport-js never produces, v 0/1 included.
+describe("bulk-order digests", () => {
+  it("match the BulkOrder typed data a wallet signs, leaf by leaf", async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const offerer = account.address.toLowerCase();
+    const seaport = seaportAddress();
+    const orders = ["7", "8"].map((tokenId) => listingComponents(offerer, "0x00000000000000000000000000000000000000aa", tokenId, ETHER));
+    const signed = await account.signTypedData({
+      domain: seaportDomain(1868, seaport),
+      types: { BulkOrder: [{ name: "tree", type: "OrderComponents[2]" }], ...SEAPORT_EIP712_TYPES },
+      primaryType: "BulkOrder",
+      message: { tree: orders.map(toBig) } as never,
+    });
+    expect((signed.length - 2) / 2).toBe(65);
+    const hashes = orders.map((order) => orderHashOf(order as never));
+    for (const [index, order] of orders.entries()) {
+      const bulk = `${signed}${index.toString(16).padStart(6, "0")}${hashes[1 - index]!.slice(2)}`;
+      expect(await offererSignature(env.RPC_URL, 1868, seaport, order as never, bulk)).toBe(bulk.toLowerCase());
+      // v as 0 or 1: Seaport's ecrecover wants 27 or 28, so that is what is stored.
+      const v = Number.parseInt(signed.slice(130, 132), 16);
+      const lowV = `${signed.slice(0, 130)}${(v - 27).toString(16).padStart(2, "0")}${bulk.slice(132)}`;
+      expect(await offererSignature(env.RPC_URL, 1868, seaport, order as never, lowV)).toBe(bulk.toLowerCase());
+    }
+    // The other leaf's index with this leaf's proof leads elsewhere.
+    const swapped = `${signed}000001${hashes[1]!.slice(2)}`;
+    expect(await offererSignature(env.RPC_URL, 1868, seaport, orders[0] as never, swapped)).toBeNull();
   });
 });

@@ -32,17 +32,25 @@ describe("recovering an endpoint's failed deliveries", () => {
   it("queues the failed deliveries of the range again, and only those, which then go out", async () => {
     const project = await createTestProject("Recover");
     const [endpointId, siblingId] = [await endpointFor(project, "recover"), await endpointFor(project, "recover-sibling")];
-    const tooOld = await finished(project, endpointId, 30 * HOUR, "failed");
-    const inRange = [await finished(project, endpointId, 20 * HOUR, "failed"), await finished(project, endpointId, 10 * HOUR, "failed")];
-    const delivered = await finished(project, endpointId, 15 * HOUR, "delivered");
+    // Events over a day old: their first 24 h of retries are over, so only a new window sends them.
+    const tooOld = await finished(project, endpointId, 50 * HOUR, "failed");
+    const inRange = [await finished(project, endpointId, 40 * HOUR, "failed"), await finished(project, endpointId, 30 * HOUR, "failed")];
+    const delivered = await finished(project, endpointId, 35 * HOUR, "delivered");
     const tooNew = await finished(project, endpointId, 2 * HOUR, "failed");
-    const sibling = await finished(project, siblingId, 15 * HOUR, "failed");
+    const sibling = await finished(project, siblingId, 35 * HOUR, "failed");
 
     const key = { "idempotency-key": `recover-${crypto.randomUUID()}` };
-    const range = { since: hoursAgo(25), until: hoursAgo(5) };
+    const range = { since: hoursAgo(45), until: hoursAgo(25) };
     const queued = await recover(project, endpointId, range, key);
     expect(queued.status, JSON.stringify(queued.body)).toBe(202);
     expect(queued.body).toEqual({ requeued: 2, more: false });
+    // As a single resend: due now, a new 24 h window, the backoff from the start.
+    const requeued = await env.DB.prepare("select attempts, window_started_at, next_attempt_at, delivered_at from webhook_deliveries where event_id in (?, ?)").bind(...inRange).all<Record<string, number | null>>();
+    for (const row of requeued.results) {
+      expect(row.attempts).toBe(0);
+      expect(row.delivered_at).toBeNull();
+      expect(Math.abs(row.window_started_at! - Date.now())).toBeLessThan(60_000);
+    }
     const replayed = await recover(project, endpointId, range, key);
     expect([replayed.status, replayed.headers.get("idempotent-replayed"), replayed.body]).toEqual([202, "true", queued.body]);
 
@@ -78,6 +86,19 @@ describe("recovering an endpoint's failed deliveries", () => {
     await call(`/v1/webhooks/${endpointId}`, { secretKey: project.secretKey, method: "DELETE" });
   });
 
+  it("refuses an endpoint whose URL the rules now refuse, whose deliveries would fail again unsent", async () => {
+    const project = await createTestProject("Recover refused");
+    const endpointId = await endpointFor(project, "recover-refused");
+    const failed = await finished(project, endpointId, 10 * HOUR, "failed");
+    // Stored before a rule that now refuses it (the API would not take it today; private
+    // addresses are allowed in tests, so plain http stands in for them).
+    await env.DB.prepare("update webhook_endpoints set url = 'http://example.com/hook' where id = ?").bind(endpointId).run();
+    const refused = expectEnvelope(await recover(project, endpointId, { since: hoursAgo(20) }), 409, "conflict");
+    expect(refused.message).toContain("refused");
+    expect(await statusOf(failed)).toBe("failed");
+    await call(`/v1/webhooks/${endpointId}`, { secretKey: project.secretKey, method: "DELETE" });
+  });
+
   it("refuses a bad range, another project's or a deleted endpoint, and the publishable key", async () => {
     const [project, other] = [await createTestProject("Recover owner"), await createTestProject("Recover stranger")];
     const endpointId = await endpointFor(project, "recover-own");
@@ -86,6 +107,8 @@ describe("recovering an endpoint's failed deliveries", () => {
 
     const backwards = expectEnvelope(await recover(project, endpointId, { since: hoursAgo(1), until: hoursAgo(2) }), 400, "validation_error");
     expect(backwards.details).toEqual([{ path: "body.until", message: "must be after since" }]);
+    const future = expectEnvelope(await recover(project, endpointId, { since: new Date(Date.now() + HOUR).toISOString() }), 400, "validation_error");
+    expect(future.details?.map((d) => d.path)).toEqual(["body.since"]);
     expect(expectEnvelope(await recover(project, endpointId, {}), 400, "validation_error").details?.map((d) => d.path)).toEqual(["body.since"]);
     expect(expectEnvelope(await recover(project, endpointId, { since: "yesterday" }), 400, "validation_error").details?.map((d) => d.path)).toEqual(["body.since"]);
     expectEnvelope(await recover(other, endpointId, range), 404, "not_found");

@@ -1,10 +1,12 @@
 // POST /v1/webhooks/{id}/recover: every failed delivery of an endpoint in a time range, queued
 // again at once (Svix's "recover"; decision 101). Each is resent as decision 80 resends one.
-import { and, asc, eq, exists, gte, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, exists, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { ownEndpoint } from "./endpoints";
+import { refusedEndpointUrl } from "./webhook-url";
 
 /** Deliveries queued by one call: one bounded D1 update; the caller repeats while `more`. */
 export const RECOVER_MAX_PER_CALL = 1_000;
@@ -15,6 +17,10 @@ export interface RecoverRange {
 }
 
 export async function recoverFailedDeliveries(ctx: ServiceContext, projectId: string, endpointId: string, range: RecoverRange) {
+  const endpoint = await ownEndpoint(ctx, projectId, endpointId);
+  // Its deliveries would fail again at once, unsent, and each call would pick the same ones.
+  const refused = refusedEndpointUrl(ctx.env, endpoint.url);
+  if (refused) throw new AppError("conflict", `the endpoint's URL is refused (it ${refused}), so its deliveries would fail unsent; register a public https URL`);
   const now = new Date();
   const failedInRange = and(
     eq(webhookDeliveries.endpointId, endpointId),
@@ -22,10 +28,14 @@ export async function recoverFailedDeliveries(ctx: ServiceContext, projectId: st
     gte(webhookDeliveries.createdAt, range.since),
     lt(webhookDeliveries.createdAt, range.until),
   );
-  const oldestFailed = ctx.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(failedInRange).orderBy(asc(webhookDeliveries.createdAt)).limit(RECOVER_MAX_PER_CALL);
+  // Named: without statistics SQLite takes (endpoint_id, created_at) for the ordered subquery and
+  // walks every delivery of the range, delivered ones included.
+  const oldestFailed = sql`(select id from webhook_deliveries indexed by webhook_deliveries_endpoint_status_created_idx
+    where endpoint_id = ${endpointId} and status = 'failed' and created_at >= ${range.since.getTime()} and created_at < ${range.until.getTime()}
+    order by created_at limit ${RECOVER_MAX_PER_CALL})`;
   const liveEndpoint = and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt));
-  // The update checks the endpoint itself, so a delete landing meanwhile queues nothing; the
-  // check for more runs after it in the same batch and so sees only what it left failed.
+  // The update checks the endpoint again, so a delete landing meanwhile queues nothing; the check
+  // for more runs after it in the same batch and so sees only what it left failed.
   const [queued, left] = await ctx.db.batch([
     ctx.db
       .update(webhookDeliveries)
@@ -34,7 +44,6 @@ export async function recoverFailedDeliveries(ctx: ServiceContext, projectId: st
       .returning({ id: webhookDeliveries.id }),
     ctx.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(failedInRange).limit(1),
   ]);
-  if (queued.length === 0) await ownEndpoint(ctx, projectId, endpointId);
-  else await kickWebhooks(ctx.env, projectId);
+  if (queued.length > 0) await kickWebhooks(ctx.env, projectId);
   return { requeued: queued.length, more: left.length > 0 };
 }
