@@ -171,6 +171,8 @@ export async function offererSignature(rpcUrl: string, chainId: number, seaport:
 }
 
 export interface OnChainOrderStatus {
+  /** Validated on chain (`Seaport.validate`): fills need no signature (decision 103). */
+  isValidated: boolean;
   isCancelled: boolean;
   totalFilled: bigint;
   totalSize: bigint;
@@ -199,13 +201,13 @@ export function seaportFinalStatus(status: OnChainOrderStatus): "cancelled" | "f
 }
 
 export async function seaportOrderStatus(rpcUrl: string, seaport: string, orderHash: string): Promise<OnChainOrderStatus> {
-  const [, isCancelled, totalFilled, totalSize] = await publicClient(rpcUrl).readContract({
+  const [isValidated, isCancelled, totalFilled, totalSize] = await publicClient(rpcUrl).readContract({
     address: seaport as Address,
     abi: seaportAbi,
     functionName: "getOrderStatus",
     args: [orderHash as Hex],
   });
-  return { isCancelled, totalFilled, totalSize };
+  return { isValidated, isCancelled, totalFilled, totalSize };
 }
 
 export async function seaportCounter(rpcUrl: string, seaport: string, offerer: string): Promise<bigint> {

@@ -206,7 +206,7 @@ export const SubmitOrderBody = z
   ])
   .openapi("SubmitOrderRequest", {
     description:
-      "`{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere. Signatures are checked as Seaport checks them: ECDSA (65 bytes, or 64-byte EIP-2098; a 65-byte signature with v 0 or 1 is stored with v 27 or 28, the form Seaport accepts), including a bulk-order signature (the ECDSA signature of a BulkOrder tree, the order's 3-byte index and its proof, as OpenSea's multi-item listings carry), then EIP-1271 when the offerer has code (bytes kept as sent); at most 4096 bytes, since every fill carries them as calldata",
+      "`{signature, orderHash}` for a prepared order, or `{signature, parameters}` for OrderComponents built elsewhere. Signatures are checked as Seaport checks them: ECDSA (65 bytes, or 64-byte EIP-2098; a 65-byte signature with v 0 or 1 is stored with v 27 or 28, the form Seaport accepts), including a bulk-order signature (the ECDSA signature of a BulkOrder tree, the order's 3-byte index and its proof, as OpenSea's multi-item listings carry), then EIP-1271 when the offerer has code (bytes kept as sent); an order its offerer validated on chain (\`Seaport.validate\`) needs none, as on Seaport: send \`0x\`; at most 4096 bytes, since every fill carries them as calldata",
   });
 
 export const submitOrder = createRoute({

@@ -46,8 +46,10 @@ async function onChainChecks(
     seaportOperator(rpc, chain.seaportAddress, order.conduitKey),
     summary.currency ? erc20PaymentToken(rpc, summary.currency, order.offerer) : ({ payable: true, symbol: chain.nativeSymbol } as const),
   ]);
-  if (!acceptedSignature) {
-    throw new AppError("invalid_signature", "the signature is not the offerer's for this order on this chain's Seaport");
+  // Seaport checks no signature for an order validated on chain (its offerer's `validate`), so
+  // neither does this; the fill then carries none.
+  if (!acceptedSignature && !status.isValidated) {
+    throw new AppError("invalid_signature", "the signature is not the offerer's for this order on this chain's Seaport, and the order is not validated on chain");
   }
   if (counter !== BigInt(order.counter)) throw new AppError("order_not_fillable", `the order's counter ${order.counter} is not the offerer's current counter ${counter}`);
   const fillState = fillStateProblem(status);
@@ -64,7 +66,7 @@ async function onChainChecks(
   if (!(await canOperate(rpc, summary.contract, order.offerer, operator.operator, summary.schema === "ERC721" ? summary.tokenId : undefined))) {
     throw new AppError("not_approved", `the offerer has not approved ${operator.operator} to transfer this token`);
   }
-  return { priceSymbol: currency.symbol, operator: operator.operator, signature: acceptedSignature };
+  return { priceSymbol: currency.symbol, operator: operator.operator, signature: acceptedSignature ?? "0x" };
 }
 
 const alreadyListed = (orderHash: string, status: string) => new AppError("conflict", `order ${orderHash} is already listed (status ${status})`);
