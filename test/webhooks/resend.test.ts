@@ -98,6 +98,18 @@ describe("resending a webhook delivery", () => {
     expect(untouched).toEqual({ status: "failed", attempts: 10 });
   });
 
+  it("refuses, with 409, a delivery of an endpoint whose URL the rules now refuse", async () => {
+    const project = await createTestProject("Resend refused URL");
+    const endpointId = await endpointFor(project, "resend-refused");
+    const { deliveryId } = await finishedDelivery(project, endpointId, "failed");
+    // Stored before a rule that now refuses it (plain http stands in for a private address,
+    // which tests allow).
+    await env.DB.prepare("update webhook_endpoints set url = 'http://example.com/hook' where id = ?").bind(endpointId).run();
+    const refused = expectEnvelope(await resend(project, endpointId, deliveryId), 409, "conflict");
+    expect(refused.message).toContain("URL is refused");
+    expect(await env.DB.prepare("select status, attempts from webhook_deliveries where id = ?").bind(deliveryId).first()).toEqual({ status: "failed", attempts: 10 });
+  });
+
   it("queues nothing for an endpoint deleted between its check and the update", async () => {
     const project = await createTestProject("Resend while deleting");
     const endpointId = await endpointFor(project, "resend-deleting");

@@ -6,7 +6,7 @@ import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { WEBHOOK_EVENTS, type WebhookEvent } from "./events";
 import { endpointSecret } from "./signing";
-import { checkWebhookUrl } from "./webhook-url";
+import { checkWebhookUrl, refusedEndpointUrl } from "./webhook-url";
 
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
 
@@ -91,7 +91,7 @@ export async function listEndpoints(ctx: ServiceContext, projectId: string) {
   return (await liveEndpoints(ctx, projectId)).map((row) => endpointView(row));
 }
 
-export async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
+async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   const row = await ctx.db
     .select()
     .from(webhookEndpoints)
@@ -99,6 +99,17 @@ export async function ownEndpoint(ctx: ServiceContext, projectId: string, id: st
     .get();
   if (!row) throw notFound("webhook endpoint");
   return row;
+}
+
+/**
+ * The project's live endpoint, for queueing deliveries again: one whose stored URL the rules now
+ * refuse (decision 63) is a 409, since its deliveries would fail again at once, unsent.
+ */
+export async function resendableEndpoint(ctx: ServiceContext, projectId: string, id: string) {
+  const endpoint = await ownEndpoint(ctx, projectId, id);
+  const refused = refusedEndpointUrl(ctx.env, endpoint.url);
+  if (refused) throw new AppError("conflict", `the endpoint's URL is refused (it ${refused}), so its deliveries would fail unsent; register a public https URL`);
+  return endpoint;
 }
 
 /** Stops deliveries at once; the delivery log stays readable for audits via the stored rows. */
@@ -146,9 +157,11 @@ const deliveryView = (row: DeliveryRow) => ({
  * payload, event id and delivery id it had and a new 24 h retry window from now; its attempts
  * count again from zero, so the backoff starts over (decision 80). One conditional update that
  * also requires the project's endpoint to be live: two resends sent together queue it once (the
- * other gets 409), and an endpoint deleted meanwhile gets nothing queued (404).
+ * other gets 409), and an endpoint deleted meanwhile gets nothing queued (404). An endpoint whose
+ * URL is now refused is a 409 first.
  */
 export async function resendDelivery(ctx: ServiceContext, projectId: string, endpointId: string, deliveryId: string) {
+  await resendableEndpoint(ctx, projectId, endpointId);
   const now = new Date();
   const liveEndpoint = and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt));
   const [queued] = await ctx.db

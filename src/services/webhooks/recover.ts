@@ -3,10 +3,8 @@
 import { and, eq, exists, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
-import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { ownEndpoint } from "./endpoints";
-import { refusedEndpointUrl } from "./webhook-url";
+import { resendableEndpoint } from "./endpoints";
 
 /** Deliveries queued by one call: one bounded D1 update; the caller repeats while `more`. */
 export const RECOVER_MAX_PER_CALL = 1_000;
@@ -17,10 +15,8 @@ export interface RecoverRange {
 }
 
 export async function recoverFailedDeliveries(ctx: ServiceContext, projectId: string, endpointId: string, range: RecoverRange) {
-  const endpoint = await ownEndpoint(ctx, projectId, endpointId);
-  // Its deliveries would fail again at once, unsent, and each call would pick the same ones.
-  const refused = refusedEndpointUrl(ctx.env, endpoint.url);
-  if (refused) throw new AppError("conflict", `the endpoint's URL is refused (it ${refused}), so its deliveries would fail unsent; register a public https URL`);
+  // A refused URL's deliveries would fail again at once, and each call would pick the same ones.
+  await resendableEndpoint(ctx, projectId, endpointId);
   const now = new Date();
   const failedInRange = and(
     eq(webhookDeliveries.endpointId, endpointId),
