@@ -146,7 +146,7 @@ export const resendDelivery = createRoute({
   middleware: [secretKey, idempotency] as const,
   summary: "Send a finished delivery again",
   description:
-    "Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.",
+    "Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already), as is one of an endpoint whose URL the rules now refuse (it would fail again unsent); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.",
   request: { headers: IdempotencyHeaders, params: IdParams.extend({ deliveryId: uuidPathParam("deliveryId") }) },
   responses: {
     202: jsonContent(WebhookDeliverySchema, "Queued; the endpoint's dispatcher sends it now", {
