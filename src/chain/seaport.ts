@@ -194,6 +194,12 @@ export function fillStateProblem(status: OnChainOrderStatus): string | null {
   return null;
 }
 
+/**
+ * A listing stored with no signature (`0x`) rests on its validation on chain (decision 103); once
+ * that is gone (a reorg dropped the offerer's `validate`), nothing can fill it.
+ */
+export const validationLost = (storedSignature: string, status: OnChainOrderStatus) => storedSignature === "0x" && !status.isValidated;
+
 /** The listing's end Seaport has recorded, or null while it is untouched: any fill ends a listing, as the indexer's OrderFulfilled does. */
 export function seaportFinalStatus(status: OnChainOrderStatus): "cancelled" | "filled" | null {
   if (status.isCancelled) return "cancelled";

@@ -94,7 +94,7 @@ const ERROR_EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   order_not_fillable: "the order has expired",
   not_token_owner: "the offerer does not own the offered token",
   not_approved: "the offerer has not approved Seaport to transfer this token",
-  invalid_signature: "the signature is not the offerer's for this order on this chain's Seaport",
+  invalid_signature: "the signature is not the offerer's for this order on this chain's Seaport, and the order is not validated on chain",
   execution_reverted: "the transaction would revert: MintingNotStarted()",
   rate_limited: "rate limit exceeded for this key; retry in 60 s",
   internal_error: "internal error",

@@ -93,7 +93,7 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
     const nextResult = await runInDurableObject(sequencerStub(env, 1868, project.walletAddress), (instance) => instance.submit(next));
     expect(nextResult.ok).toBe(true);
     expect(await confirmedNonce(next.transactionId, project.apiKey)).toBe(nonceBefore + 1);
-  });
+  }, 120_000);
 });
 
 describe("a persist that took too long", () => {

@@ -5,7 +5,7 @@
 // status and the offerer's counter), read at the head, because D1 cannot know a per-token
 // approval was cleared by the transfer. Only a confirmed-fillable order becomes `active` again (decision 21). The approval
 // that counts is the one given to the order's operator: Seaport, or the order's conduit (decision 55).
-import { fillStateProblem, ITEM_TYPE, seaportCounter, seaportOrderStatus, type OrderComponentsJson } from "../../chain/seaport";
+import { fillStateProblem, ITEM_TYPE, seaportCounter, seaportOrderStatus, validationLost, type OrderComponentsJson } from "../../chain/seaport";
 import { canOperate, erc1155BalanceOf, erc721OwnerOf } from "../../chain/nft-reads";
 import type { ChainConfig } from "../../lib/chains";
 import { ORDER_OPERATOR_SQL } from "../chain-events/order-effects";
@@ -65,6 +65,8 @@ interface InactiveOrder {
   quantity: string;
   parameters: string;
   operator: string | null;
+  /** `0x` for an order listed on its validation on chain (decision 103). */
+  signature: string;
   /** The offerer's Seaport counter the order was signed under, canonical decimal. */
   counter: string;
 }
@@ -88,7 +90,7 @@ function conditionGroups(candidates: Candidate[], seaport: string) {
   return groups;
 }
 
-const ORDER_COLUMNS = "order_hash, contract_address, token_id, offerer, quantity, parameters, operator, counter";
+const ORDER_COLUMNS = "order_hash, contract_address, token_id, offerer, quantity, parameters, operator, counter, signature";
 
 /**
  * The inactive, unexpired listings the candidates name, each marked due for a check (an earlier
@@ -136,7 +138,7 @@ async function fillableNow(chain: ChainConfig, order: InactiveOrder, counters: C
     // A counter raised at the head (cancel-all) in a block the indexer has not reached yet.
     counterRead,
   ]);
-  return holds && approved && fillStateProblem(status) === null && counter.toString() === order.counter;
+  return holds && approved && fillStateProblem(status) === null && !validationLost(order.signature, status) && counter.toString() === order.counter;
 }
 
 /**

@@ -16,3 +16,15 @@ export async function recordSeaportEnd(db: D1Database, chainId: number, orderHas
     refreshBestListingsWhere(db, "chain_id = ? and order_hash = ?", [chainId, orderHash], nowMs),
   ]);
 }
+
+/**
+ * A listing stored with no signature whose validation on chain is gone (decision 103): nothing
+ * can fill it, so it stops being a best listing. `inactive`, not an end: should the offerer
+ * validate it again, a hint brings it back as any inactive listing (revival checks it again).
+ */
+export async function recordValidationLost(db: D1Database, chainId: number, orderHash: string, nowMs = Date.now()): Promise<void> {
+  await db.batch([
+    db.prepare(`update orders set status = 'inactive', updated_at = ? where chain_id = ? and order_hash = ? and status = 'active'`).bind(nowMs, chainId, orderHash),
+    refreshBestListingsWhere(db, "chain_id = ? and order_hash = ?", [chainId, orderHash], nowMs),
+  ]);
+}

@@ -46,14 +46,15 @@ async function onChainChecks(
     seaportOperator(rpc, chain.seaportAddress, order.conduitKey),
     summary.currency ? erc20PaymentToken(rpc, summary.currency, order.offerer) : ({ payable: true, symbol: chain.nativeSymbol } as const),
   ]);
+  // Cancelled or filled first: a cancel also clears a validation, which would read as a bad signature.
+  const fillState = fillStateProblem(status);
+  if (fillState) throw new AppError("order_not_fillable", fillState);
   // Seaport checks no signature for an order validated on chain (its offerer's `validate`), so
   // neither does this; the fill then carries none.
   if (!acceptedSignature && !status.isValidated) {
     throw new AppError("invalid_signature", "the signature is not the offerer's for this order on this chain's Seaport, and the order is not validated on chain");
   }
   if (counter !== BigInt(order.counter)) throw new AppError("order_not_fillable", `the order's counter ${order.counter} is not the offerer's current counter ${counter}`);
-  const fillState = fillStateProblem(status);
-  if (fillState) throw new AppError("order_not_fillable", fillState);
   if ("refusal" in operator) throw validationError(fieldPath("conduitKey"), operator.refusal);
   // Stored as active, a listing no buyer can pay would show as the token's best listing for ever.
   if (!currency.payable) throw validationError(fieldPath("consideration.0.token"), currency.reason);

@@ -4,13 +4,13 @@
 import { eq } from "drizzle-orm";
 import { encodeErc20Approve } from "../../chain/erc20";
 import { encodeFulfilment, fillGasLimitWithoutEstimate } from "../../chain/seaport-fulfil";
-import { fillStateProblem, ITEM_TYPE, seaportOrderStatus, signatureForFill, type OrderComponentsJson } from "../../chain/seaport";
+import { fillStateProblem, ITEM_TYPE, seaportOrderStatus, signatureForFill, validationLost, type OrderComponentsJson } from "../../chain/seaport";
 import { orders } from "../../db/schema";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError, OutcomeUnknownError, type ErrorCode } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { ServiceContext } from "../context";
-import { recordSeaportEnd } from "../orders/seaport-end";
+import { recordSeaportEnd, recordValidationLost } from "../orders/seaport-end";
 import { getProjectRow } from "../projects";
 import type { TransactionView } from "../transactions/transaction-view";
 import { Erc20Payments, UNLIMITED_ALLOWANCE } from "./erc20-payments";
@@ -50,6 +50,10 @@ async function fillableOrder(ctx: ServiceContext, chain: ChainConfig, orderHash:
     // Best effort: the answer is the same whether or not the row could be corrected.
     await recordSeaportEnd(ctx.env.DB, chain.chainId, orderHash, status).catch((error) => logError(ctx.env, { where: "recordSeaportEnd", orderHash }, error));
     throw unfillable(fillState);
+  }
+  if (validationLost(order.signature, status)) {
+    await recordValidationLost(ctx.env.DB, chain.chainId, orderHash).catch((error) => logError(ctx.env, { where: "recordValidationLost", orderHash }, error));
+    throw unfillable("the order was listed as validated on chain with no signature, and Seaport no longer has it validated");
   }
   return order;
 }
