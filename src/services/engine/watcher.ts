@@ -147,7 +147,8 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
  */
 async function maySendAgain(record: WatchedTransaction, sequencer: SequencerPort, store: RecordStore): Promise<boolean> {
   if (record.filling) return true;
-  if (Date.now() - record.createdAt < ASK_BEFORE_REBROADCAST_MS && !(await Promise.resolve(sequencer.mayRebroadcast(record.id)).catch(() => false))) return false;
+  const asked = async () => sequencer.mayRebroadcast(record.id);
+  if (Date.now() - record.createdAt < ASK_BEFORE_REBROADCAST_MS && !(await asked().catch(() => false))) return false;
   if (!(await store.isCurrent())) throw new SupersededRecord(`transaction ${record.id} was re-signed or withdrawn during the poll`);
   return true;
 }
