@@ -101,6 +101,18 @@ async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   return row;
 }
 
+/** A delivery sent again, as decision 80 sends it: due now, a new 24 h window, the backoff from the start. */
+export const queuedAgain = (now: Date) => ({ status: "pending" as const, attempts: 0, nextAttemptAt: now, windowStartedAt: now, deliveredAt: null });
+
+/** In a write's condition: the endpoint is still the project's and live, so a delete landing meanwhile queues nothing. */
+export const endpointStillLive = (ctx: ServiceContext, projectId: string, endpointId: string) =>
+  exists(
+    ctx.db
+      .select({ one: sql`1` })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt))),
+  );
+
 /**
  * The project's live endpoint, for queueing deliveries again: one whose stored URL the rules now
  * refuse (decision 63) is a 409, since its deliveries would fail again at once, unsent.
@@ -162,17 +174,15 @@ const deliveryView = (row: DeliveryRow) => ({
  */
 export async function resendDelivery(ctx: ServiceContext, projectId: string, endpointId: string, deliveryId: string) {
   await resendableEndpoint(ctx, projectId, endpointId);
-  const now = new Date();
-  const liveEndpoint = and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt));
   const [queued] = await ctx.db
     .update(webhookDeliveries)
-    .set({ status: "pending", attempts: 0, nextAttemptAt: now, windowStartedAt: now, deliveredAt: null })
+    .set(queuedAgain(new Date()))
     .where(
       and(
         eq(webhookDeliveries.id, deliveryId),
         eq(webhookDeliveries.endpointId, endpointId),
         ne(webhookDeliveries.status, "pending"),
-        exists(ctx.db.select({ one: sql`1` }).from(webhookEndpoints).where(liveEndpoint)),
+        endpointStillLive(ctx, projectId, endpointId),
       ),
     )
     .returning();
