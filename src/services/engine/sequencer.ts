@@ -5,7 +5,7 @@
 // never waits for the previous one.
 import { broadcastRaw, estimateGas, quoteFees, signTransaction, transactionCount, type FeeQuote, type SignedTransaction } from "../../chain/transactions";
 import { projectAccount, type ProjectAccount } from "../../chain/wallet";
-import { getChain } from "../../lib/chains";
+import { getChain, type ChainConfig } from "../../lib/chains";
 import { logError } from "../../lib/log";
 import { serviceContext } from "../context";
 import { transactionView } from "../transactions/transaction-view";
@@ -119,91 +119,100 @@ export class SequencerCore {
       if (soldOut) return soldOut;
     }
     this.pendingSubjects.hold(intent, intent.transactionId);
-    let nonce = this.nonces.allocate(holderOf(intent));
-    let firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
+    const nonce = this.nonces.allocate(holderOf(intent));
+    const firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
 
-    const createdAt = new Date();
-    // Until the request is answered, the bytes are the sequencer's to send or take back (decision 100).
+    // Until the request is answered, the bytes are the sequencer's to send or take back (decision
+    // 100). The call runs to its first await (the signature) without yielding, as before.
     this.decisions.open(intent.transactionId);
     try {
-      for (let attempt = 0; ; attempt++) {
-        const signed = await this.sign(account, intent, nonce, gas, fees);
-        if (!signed) {
-          const refusal = failure("internal_error", `transaction ${intent.transactionId} could not be signed, so it was not sent`);
-          // Nothing of a first attempt was stored; a re-sign's earlier record must be taken back too.
-          if (attempt === 0) {
-            await this.giveBack(holderOf(intent), nonce, "unused");
-            return refusal;
-          }
-          return await this.withdrawn(intent, nonce, refusal);
-        }
-        const record = newWatchedRecord({ intent, walletAddress: account.address, nonce, gas, fees, signed, firstTokenId, createdAt });
-
-        // 3. Persist before broadcasting: the watcher holds the raw bytes, D1 the visible record.
-        const { db } = serviceContext(this.env);
-        // Both writes are waited for, failed or not, so a withdrawal never races a write still under way.
-        const [inserted, tracked] = await Promise.allSettled([
-          insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
-          this.watcherFor(intent.transactionId).track(record),
-        ]);
-        if (inserted.status === "rejected" || tracked.status === "rejected") {
-          // Half a record must not go out: a watcher without a row sends what nobody was told
-          // about; a row without a watcher stays pending forever.
-          for (const failed of [inserted, tracked].filter((write) => write.status === "rejected")) {
-            logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, failed.reason);
-          }
-          return await this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
-        }
-        // The watcher holds the nonce from here: it sends, settles or fills it whatever happens to this object.
-        this.nonces.stored(nonce);
-        const { row, announcePending } = inserted.value;
-        if (!row) {
-          // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
-          // to another transaction) while this one was being signed: the record is final.
-          return await this.withdrawn(
-            intent,
-            nonce,
-            failure("chain_unavailable", `the nonce of transaction ${intent.transactionId} was taken by a transaction sent outside the service, so it is marked failed`),
-          );
-        }
-
-        // A persist this slow may have let the watcher decide the row is never coming and fill the
-        // nonce (watcher.ts, after UNANNOUNCED_GRACE_MS): its bytes are the watcher's to send now.
-        const accepted: SubmitResult = { ok: true, transaction: transactionView(row), announcePending, ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
-        if (Date.now() - createdAt.getTime() > SLOW_PERSIST_MS) return accepted;
-
-        // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
-        //    A fee cap under the next block's base fee is the watcher's too: it re-prices the same
-        //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
-        const outcome = await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
-        if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
-        // Another transaction of the wallet holds the nonce in the pool (one sent outside the
-        // service). Not final, so nothing is re-signed (the same request could go out twice) and the
-        // nonce is not released (the next requests would meet the same refusal): the watcher keeps
-        // these bytes, which take the nonce if that transaction is dropped, and settles the request
-        // `failed` once it is mined. Later requests queue behind it (decision 83).
-        if (outcome.kind === "nonce_held") return accepted;
-        if (outcome.kind === "nonce_too_low") {
-          // Someone else used this nonce (a transaction sent outside the service; broadcastRaw saw it
-          // mined): nothing of ours can go out under it, and it is never handed out again.
-          const resynced = attempt < MAX_NONCE_RESYNCS && (await this.resynced(chain.rpcUrl, intent));
-          if (!resynced) {
-            const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : "the node rejected the transaction: nonce too low";
-            return await this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
-          }
-          if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
-          nonce = this.nonces.allocate(holderOf(intent));
-          if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
-          continue;
-        }
-
-        if (outcome.kind === "insufficient_funds") {
-          return await this.withdrawn(intent, nonce, failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`));
-        }
-        return await this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${outcome.reason}`));
-      }
+      return await this.sendAttempts({ intent, chain, account, gas, fees, createdAt: new Date() }, nonce, firstTokenId);
     } finally {
       this.decisions.close(intent.transactionId);
+    }
+  }
+
+  /** Signs, stores and broadcasts the intent at `nonce`, re-signing at a new nonce after "nonce too low". */
+  private async sendAttempts(
+    { intent, chain, account, gas, fees, createdAt }: { intent: TxIntent; chain: ChainConfig; account: ProjectAccount; gas: bigint; fees: FeeQuote; createdAt: Date },
+    nonce: number,
+    firstTokenId: number | undefined,
+  ): Promise<SubmitResult> {
+    for (let attempt = 0; ; attempt++) {
+      const signed = await this.sign(account, intent, nonce, gas, fees);
+      if (!signed) {
+        const refusal = failure("internal_error", `transaction ${intent.transactionId} could not be signed, so it was not sent`);
+        // Nothing of a first attempt was stored; a re-sign's earlier record must be taken back too.
+        if (attempt === 0) {
+          await this.giveBack(holderOf(intent), nonce, "unused");
+          return refusal;
+        }
+        return this.withdrawn(intent, nonce, refusal);
+      }
+      const record = newWatchedRecord({ intent, walletAddress: account.address, nonce, gas, fees, signed, firstTokenId, createdAt });
+
+      // 3. Persist before broadcasting: the watcher holds the raw bytes, D1 the visible record.
+      const { db } = serviceContext(this.env);
+      // Both writes are waited for, failed or not, so a withdrawal never races a write still under way.
+      const [inserted, tracked] = await Promise.allSettled([
+        insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
+        this.watcherFor(intent.transactionId).track(record),
+      ]);
+      if (inserted.status === "rejected" || tracked.status === "rejected") {
+        // Half a record must not go out: a watcher without a row sends what nobody was told
+        // about; a row without a watcher stays pending forever.
+        for (const failed of [inserted, tracked].filter((write) => write.status === "rejected")) {
+          logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, failed.reason);
+        }
+        return this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
+      }
+      // The watcher holds the nonce from here: it sends, settles or fills it whatever happens to this object.
+      this.nonces.stored(nonce);
+      const { row, announcePending } = inserted.value;
+      if (!row) {
+        // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
+        // to another transaction) while this one was being signed: the record is final.
+        return this.withdrawn(
+          intent,
+          nonce,
+          failure("chain_unavailable", `the nonce of transaction ${intent.transactionId} was taken by a transaction sent outside the service, so it is marked failed`),
+        );
+      }
+
+      // A persist this slow may have let the watcher decide the row is never coming and fill the
+      // nonce (watcher.ts, after UNANNOUNCED_GRACE_MS): its bytes are the watcher's to send now.
+      const accepted: SubmitResult = { ok: true, transaction: transactionView(row), announcePending, ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
+      if (Date.now() - createdAt.getTime() > SLOW_PERSIST_MS) return accepted;
+
+      // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
+      //    A fee cap under the next block's base fee is the watcher's too: it re-prices the same
+      //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
+      const outcome = await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
+      if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
+      // Another transaction of the wallet holds the nonce in the pool (one sent outside the
+      // service). Not final, so nothing is re-signed (the same request could go out twice) and the
+      // nonce is not released (the next requests would meet the same refusal): the watcher keeps
+      // these bytes, which take the nonce if that transaction is dropped, and settles the request
+      // `failed` once it is mined. Later requests queue behind it (decision 83).
+      if (outcome.kind === "nonce_held") return accepted;
+      if (outcome.kind === "nonce_too_low") {
+        // Someone else used this nonce (a transaction sent outside the service; broadcastRaw saw it
+        // mined): nothing of ours can go out under it, and it is never handed out again.
+        const resynced = attempt < MAX_NONCE_RESYNCS && (await this.resynced(chain.rpcUrl, intent));
+        if (!resynced) {
+          const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : "the node rejected the transaction: nonce too low";
+          return this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
+        }
+        if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
+        nonce = this.nonces.allocate(holderOf(intent));
+        if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
+        continue;
+      }
+
+      if (outcome.kind === "insufficient_funds") {
+        return this.withdrawn(intent, nonce, failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`));
+      }
+      return this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${outcome.reason}`));
     }
   }
 
