@@ -1,7 +1,10 @@
 // The webhook tests' side of test/fixtures/webhook-receiver.ts (a loopback receiver started by the
 // global setup) and a way to queue a delivery row directly, at any age.
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import { webhookPayload } from "../../src/services/webhooks/events";
+import { call } from "./http";
+import type { TestProject } from "./projects";
 
 export interface Received {
   headers: Record<string, string>;
@@ -43,4 +46,28 @@ export async function verifySignature(secret: string, header: string, body: stri
     if (await crypto.subtle.verify("HMAC", key, mac, new TextEncoder().encode(`${timestamp}.${body}`))) return true;
   }
   return false;
+}
+
+/** A `transaction.confirmed` endpoint of the project at the receiver's `name`; returns its id. */
+export async function registeredEndpoint(project: TestProject, name: string): Promise<string> {
+  const created = await call("/v1/webhooks", { secretKey: project.secretKey, body: { url: hookUrl(name), events: ["transaction.confirmed"] } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body.id;
+}
+
+/**
+ * A delivery of an event `ageMs` old that ended `status` an hour ago after `attempts` tries,
+ * inserted finished (never due, so no dispatcher turn can send it first).
+ */
+export async function finishedDelivery(endpointId: string, projectId: string, ageMs: number, status: "failed" | "delivered", attempts = 10) {
+  const payload = webhookPayload("transaction.confirmed", { ageMs });
+  const deliveryId = crypto.randomUUID();
+  const now = Date.now();
+  await env.DB.prepare(
+    `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, last_status_code, last_error, next_attempt_at, created_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+    .bind(deliveryId, endpointId, projectId, payload.id, payload.type, JSON.stringify(payload), status, attempts, status === "failed" ? 500 : 200, status === "failed" ? "HTTP 500" : null, now - 60 * 60 * 1000, now - ageMs)
+    .run();
+  return { eventId: payload.id, deliveryId };
 }

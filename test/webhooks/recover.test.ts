@@ -6,23 +6,11 @@ import { RECOVER_MAX_PER_CALL } from "../../src/services/webhooks/recover";
 import { until } from "../helpers/engine";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
-import { hookUrl, queuedDelivery, received } from "../helpers/webhooks";
+import { finishedDelivery, received, registeredEndpoint } from "../helpers/webhooks";
 
 const HOUR = 60 * 60 * 1000;
 
-async function endpointFor(project: TestProject, name: string): Promise<string> {
-  const created = await call("/v1/webhooks", { secretKey: project.secretKey, body: { url: hookUrl(name), events: ["transaction.confirmed"] } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
-
-/** A delivery of an event `ageMs` old that ended `status` an hour ago; returns its event id. */
-async function finished(project: TestProject, endpointId: string, ageMs: number, status: "failed" | "delivered") {
-  const eventId = await queuedDelivery(endpointId, project.id, ageMs);
-  await env.DB.prepare("update webhook_deliveries set status = ?, attempts = 10, next_attempt_at = ? where event_id = ?").bind(status, Date.now() - HOUR, eventId).run();
-  return eventId;
-}
-
+const finishedEvent = async (...args: Parameters<typeof finishedDelivery>) => (await finishedDelivery(...args)).eventId;
 const statusOf = async (eventId: string) => (await env.DB.prepare("select status from webhook_deliveries where event_id = ?").bind(eventId).first<{ status: string }>())?.status;
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * HOUR).toISOString();
 const recover = (project: TestProject, endpointId: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -31,13 +19,13 @@ const recover = (project: TestProject, endpointId: string, body: unknown, header
 describe("recovering an endpoint's failed deliveries", () => {
   it("queues the failed deliveries of the range again, and only those, which then go out", async () => {
     const project = await createTestProject("Recover");
-    const [endpointId, siblingId] = [await endpointFor(project, "recover"), await endpointFor(project, "recover-sibling")];
+    const [endpointId, siblingId] = [await registeredEndpoint(project, "recover"), await registeredEndpoint(project, "recover-sibling")];
     // Events over a day old: their first 24 h of retries are over, so only a new window sends them.
-    const tooOld = await finished(project, endpointId, 50 * HOUR, "failed");
-    const inRange = [await finished(project, endpointId, 40 * HOUR, "failed"), await finished(project, endpointId, 30 * HOUR, "failed")];
-    const delivered = await finished(project, endpointId, 35 * HOUR, "delivered");
-    const tooNew = await finished(project, endpointId, 2 * HOUR, "failed");
-    const sibling = await finished(project, siblingId, 35 * HOUR, "failed");
+    const tooOld = await finishedEvent(endpointId, project.id, 50 * HOUR, "failed");
+    const inRange = [await finishedEvent(endpointId, project.id, 40 * HOUR, "failed"), await finishedEvent(endpointId, project.id, 30 * HOUR, "failed")];
+    const delivered = await finishedEvent(endpointId, project.id, 35 * HOUR, "delivered");
+    const tooNew = await finishedEvent(endpointId, project.id, 2 * HOUR, "failed");
+    const sibling = await finishedEvent(siblingId, project.id, 35 * HOUR, "failed");
 
     const key = { "idempotency-key": `recover-${crypto.randomUUID()}` };
     const range = { since: hoursAgo(45), until: hoursAgo(25) };
@@ -66,7 +54,7 @@ describe("recovering an endpoint's failed deliveries", () => {
 
   it(`queues at most ${RECOVER_MAX_PER_CALL} per call and says when more are left`, async () => {
     const project = await createTestProject("Recover many");
-    const endpointId = await endpointFor(project, "recover-many");
+    const endpointId = await registeredEndpoint(project, "recover-many");
     const total = RECOVER_MAX_PER_CALL + 1;
     const now = Date.now();
     await env.DB.prepare(
@@ -88,8 +76,8 @@ describe("recovering an endpoint's failed deliveries", () => {
 
   it("refuses an endpoint whose URL the rules now refuse, whose deliveries would fail again unsent", async () => {
     const project = await createTestProject("Recover refused");
-    const endpointId = await endpointFor(project, "recover-refused");
-    const failed = await finished(project, endpointId, 10 * HOUR, "failed");
+    const endpointId = await registeredEndpoint(project, "recover-refused");
+    const failed = await finishedEvent(endpointId, project.id, 10 * HOUR, "failed");
     // Stored before a rule that now refuses it (the API would not take it today; private
     // addresses are allowed in tests, so plain http stands in for them).
     await env.DB.prepare("update webhook_endpoints set url = 'http://example.com/hook' where id = ?").bind(endpointId).run();
@@ -101,8 +89,8 @@ describe("recovering an endpoint's failed deliveries", () => {
 
   it("refuses a bad range, another project's or a deleted endpoint, and the publishable key", async () => {
     const [project, other] = [await createTestProject("Recover owner"), await createTestProject("Recover stranger")];
-    const endpointId = await endpointFor(project, "recover-own");
-    const failed = await finished(project, endpointId, 10 * HOUR, "failed");
+    const endpointId = await registeredEndpoint(project, "recover-own");
+    const failed = await finishedEvent(endpointId, project.id, 10 * HOUR, "failed");
     const range = { since: hoursAgo(20) };
 
     const backwards = expectEnvelope(await recover(project, endpointId, { since: hoursAgo(1), until: hoursAgo(2) }), 400, "validation_error");

@@ -7,25 +7,9 @@ import { resendDelivery } from "../../src/services/webhooks/endpoints";
 import { until } from "../helpers/engine";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
-import { failNext, hookUrl, queuedDelivery, received } from "../helpers/webhooks";
+import { failNext, finishedDelivery, received, registeredEndpoint } from "../helpers/webhooks";
 
 const HOUR = 60 * 60 * 1000;
-
-async function endpointFor(project: TestProject, name: string): Promise<string> {
-  const created = await call("/v1/webhooks", { secretKey: project.secretKey, body: { url: hookUrl(name), events: ["transaction.confirmed"] } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.id;
-}
-
-/** A delivery that ended `status` a day ago, its window over, after `attempts` tries. */
-async function finishedDelivery(project: TestProject, endpointId: string, status: "failed" | "delivered", attempts = 10) {
-  const eventId = await queuedDelivery(endpointId, project.id, 25 * HOUR);
-  await env.DB.prepare("update webhook_deliveries set status = ?, attempts = ?, last_status_code = ?, last_error = ?, next_attempt_at = ? where event_id = ?")
-    .bind(status, attempts, status === "failed" ? 500 : 200, status === "failed" ? "HTTP 500" : null, Date.now() - HOUR, eventId)
-    .run();
-  const row = await env.DB.prepare("select id from webhook_deliveries where event_id = ?").bind(eventId).first<{ id: string }>();
-  return { eventId, deliveryId: row!.id };
-}
 
 const resend = (project: TestProject, endpointId: string, deliveryId: string, headers: Record<string, string> = {}) =>
   call(`/v1/webhooks/${endpointId}/deliveries/${deliveryId}/resend`, { secretKey: project.secretKey, method: "POST", headers });
@@ -33,8 +17,8 @@ const resend = (project: TestProject, endpointId: string, deliveryId: string, he
 describe("resending a webhook delivery", () => {
   it("sends a failed delivery's event again, retried on a new window with the backoff starting over", async () => {
     const project = await createTestProject("Resend");
-    const endpointId = await endpointFor(project, "resend");
-    const { eventId, deliveryId } = await finishedDelivery(project, endpointId, "failed");
+    const endpointId = await registeredEndpoint(project, "resend");
+    const { eventId, deliveryId } = await finishedDelivery(endpointId, project.id, 25 * HOUR, "failed");
     // The first try after the resend fails too: it must be retried (1 s later here), not failed
     // for a window that ended a day ago nor put 6 h away for its ten earlier attempts.
     await failNext("resend", 1);
@@ -61,16 +45,16 @@ describe("resending a webhook delivery", () => {
 
   it("queues a delivery once when resends race, refuses one still pending, and replays under an Idempotency-Key", async () => {
     const project = await createTestProject("Resend races");
-    const endpointId = await endpointFor(project, "resend-busy");
+    const endpointId = await registeredEndpoint(project, "resend-busy");
     // The endpoint keeps failing, so a resent delivery stays pending for the whole test.
     await failNext("resend-busy", 100);
-    const first = await finishedDelivery(project, endpointId, "delivered", 1);
+    const first = await finishedDelivery(endpointId, project.id, 25 * HOUR, "delivered", 1);
     const answers = await Promise.all([resend(project, endpointId, first.deliveryId), resend(project, endpointId, first.deliveryId)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
     const refused = expectEnvelope(answers.find((answer) => answer.status === 409)!, 409, "conflict");
     expect(refused.message).toContain("already queued");
 
-    const second = await finishedDelivery(project, endpointId, "failed");
+    const second = await finishedDelivery(endpointId, project.id, 25 * HOUR, "failed");
     const key = { "idempotency-key": `resend-${crypto.randomUUID()}` };
     const queued = await resend(project, endpointId, second.deliveryId, key);
     expect(queued.status).toBe(202);
@@ -83,8 +67,8 @@ describe("resending a webhook delivery", () => {
 
   it("is 404 for an unknown delivery, another endpoint's, another project's, and a deleted endpoint's", async () => {
     const [project, other] = [await createTestProject("Resend owner"), await createTestProject("Resend stranger")];
-    const [endpointId, siblingId] = [await endpointFor(project, "resend-own"), await endpointFor(project, "resend-sibling")];
-    const { deliveryId } = await finishedDelivery(project, endpointId, "failed");
+    const [endpointId, siblingId] = [await registeredEndpoint(project, "resend-own"), await registeredEndpoint(project, "resend-sibling")];
+    const { deliveryId } = await finishedDelivery(endpointId, project.id, 25 * HOUR, "failed");
 
     expectEnvelope(await resend(project, endpointId, crypto.randomUUID()), 404, "not_found");
     expectEnvelope(await resend(project, siblingId, deliveryId), 404, "not_found");
@@ -100,8 +84,8 @@ describe("resending a webhook delivery", () => {
 
   it("refuses, with 409, a delivery of an endpoint whose URL the rules now refuse", async () => {
     const project = await createTestProject("Resend refused URL");
-    const endpointId = await endpointFor(project, "resend-refused");
-    const { deliveryId } = await finishedDelivery(project, endpointId, "failed");
+    const endpointId = await registeredEndpoint(project, "resend-refused");
+    const { deliveryId } = await finishedDelivery(endpointId, project.id, 25 * HOUR, "failed");
     // Stored before a rule that now refuses it (plain http stands in for a private address,
     // which tests allow).
     await env.DB.prepare("update webhook_endpoints set url = 'http://example.com/hook' where id = ?").bind(endpointId).run();
@@ -112,8 +96,8 @@ describe("resending a webhook delivery", () => {
 
   it("queues nothing for an endpoint deleted between its check and the update", async () => {
     const project = await createTestProject("Resend while deleting");
-    const endpointId = await endpointFor(project, "resend-deleting");
-    const { deliveryId } = await finishedDelivery(project, endpointId, "failed");
+    const endpointId = await registeredEndpoint(project, "resend-deleting");
+    const { deliveryId } = await finishedDelivery(endpointId, project.id, 25 * HOUR, "failed");
     // The endpoint is deleted just before the resend's update reaches D1.
     const deleteEndpointFirst = <T>(run: () => Promise<T>) => async () => {
       await env.DB.prepare("update webhook_endpoints set deleted_at = ? where id = ?").bind(Date.now(), endpointId).run();
