@@ -288,6 +288,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending transaction
+         * @description Asks the engine to take the transaction's nonce with a 0-value transfer from the project wallet to itself, priced to replace it in the node's pool (fees at least 12.5 % higher). The answer is the transaction, still `pending`: the chain decides. If the filler is mined the transaction ends `failed` with an `errorMessage` saying it was cancelled, and nothing it would have done happens (a claim's token ids go back to the drop's supply, a buy's order is free to buy again); if the transaction itself was mined first it ends as it would have. Either way the filler costs at most its 21,000 gas. A transaction that is no longer `pending` is 409 `conflict`, as is one sent so recently that the engine is still recording it (retry in a moment); another project's is 404. With an `Idempotency-Key`, a retry replays the first 202.
+         */
+        post: operations["cancelTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/project-wallet": {
         parameters: {
             query?: never;
@@ -2851,6 +2871,118 @@ export interface operations {
             };
             /** @description Error: not_found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request with this key */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description A UUID, any case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancellation requested; the transaction is still pending until the chain decides */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c3d2e1f0-9a8b-4c7d-8e6f-5a4b3c2d1e0f",
+                     *       "jobId": "2f9d8c7b-6a5e-4d3c-8b2a-19f8e7d6c5b4",
+                     *       "status": "pending",
+                     *       "projectId": "0b7c3f9e-3c1d-4a8e-9a53-2f1f6b3c8d11",
+                     *       "transactionHash": "0x9c1f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281",
+                     *       "chainId": 1868,
+                     *       "from": "0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec",
+                     *       "to": "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+                     *       "value": "0",
+                     *       "data": "0x4f0b5b1e",
+                     *       "gasUsed": null,
+                     *       "gasPrice": null,
+                     *       "totalGasFee": null,
+                     *       "metadata": null,
+                     *       "errorMessage": null,
+                     *       "createdAt": "2026-11-21T12:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: conflict, idempotency_conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,7 @@ export const OPERATION_SECURITY: Record<string, readonly SecurityScheme[]> = {
   "GET /v1/collections/trending": ["ApiKey","SecretKey"],
   "GET /v1/transactions": ["ApiKey","SecretKey"],
   "GET /v1/transactions/{id}": ["ApiKey","SecretKey"],
+  "POST /v1/transactions/{id}/cancel": ["SecretKey"],
   "GET /v1/project-wallet": ["ApiKey","SecretKey"],
   "POST /v1/project-wallet/drops/deploy": ["SecretKey"],
   "POST /v1/project-wallet/drops/claim": ["SecretKey"],

@@ -7,15 +7,23 @@ import { logWarn } from "../lib/log";
 import { sequencerStub } from "./stubs";
 
 const RECORD_KEY = "tx";
+const CANCEL_KEY = "cancel";
 const SETTLED_RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/** What a cancellation request found: only `requested` means a poll will fill the nonce. */
+export type CancelOutcome = "requested" | "settled" | "no_record";
 
 /**
  * Follows one transaction until it settles (logic in services/engine/watcher.ts). Storage:
  * `tx` = the WatchedTransaction (signed bytes of the latest hash, every hash it has had,
- * bump/fill state). The alarm survives restarts; each run reloads state and polls only while the
- * transaction is pending; a day after it settled, the alarm empties the object.
+ * bump/fill state); `cancel` = when the project asked to cancel it, kept apart from `tx` so a
+ * poll under way cannot write it away. The alarm survives restarts; each run reloads state and
+ * polls only while the transaction is pending; a day after it settled, the alarm empties the object.
  */
 export class TxWatcher extends DurableObject<Env> {
+  /** When this instance last took a cancellation (a poll under way when it came polls again at once). */
+  private cancelTakenAt = 0;
+
   /** Stores (or replaces, after a nonce re-sign) the record and starts polling. */
   async track(record: WatchedTransaction): Promise<void> {
     // Both writes in one implicit transaction: a reset cannot keep the record without its alarm.
@@ -33,18 +41,39 @@ export class TxWatcher extends DurableObject<Env> {
     return (await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY)) ?? null;
   }
 
-  override async alarm(): Promise<void> {
+  /**
+   * Asks the next poll, due at once, to take the nonce with a 0-value self-transfer. Whichever of
+   * the two the chain mines first decides the outcome: `failed`, or the transaction itself.
+   */
+  async requestCancel(): Promise<CancelOutcome> {
     const stored = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
+    if (!stored) return "no_record";
+    if (stored.settled) return "settled";
+    if (!(await this.ctx.storage.get<number>(CANCEL_KEY))) void this.ctx.storage.put(CANCEL_KEY, Date.now());
+    this.cancelTakenAt = Date.now();
+    await this.ctx.storage.setAlarm(Date.now());
+    return "requested";
+  }
+
+  override async alarm(): Promise<void> {
+    const startedAt = Date.now();
+    // One read for both keys: every poll of every transaction makes it.
+    const keys = await this.ctx.storage.get([RECORD_KEY, CANCEL_KEY]);
+    const stored = keys.get(RECORD_KEY) as WatchedTransaction | undefined;
     if (!stored) return;
     // D1 holds the outcome; the record is kept a day for inspection, then the object is emptied.
     if (stored.settled) return this.ctx.storage.deleteAll();
     const sequencer = sequencerStub(this.env, stored.chainId, stored.walletAddress);
     const attempt = attemptOf(stored);
-    const store: RecordStore = { save: (record) => this.saveAttempt(attempt, record), isCurrent: async () => (await this.current(attempt)) !== null };
+    const store: RecordStore = {
+      save: (record) => this.saveAttempt(attempt, record),
+      isCurrent: async () => (await this.current(attempt)) !== null,
+      cancelRequested: keys.has(CANCEL_KEY),
+    };
     try {
       const { record, nextPollInMs } = await pollOnce(serviceContext(this.env), stored, sequencer, store);
       await this.saveAttempt(attempt, record);
-      await this.ctx.storage.setAlarm(Date.now() + (nextPollInMs ?? SETTLED_RECORD_KEPT_MS));
+      await this.ctx.storage.setAlarm(Date.now() + (nextPollInMs === null ? SETTLED_RECORD_KEPT_MS : this.pollAgainIn(nextPollInMs, startedAt)));
     } catch (error) {
       // The sequencer replaced or withdrew the record meanwhile: its own track/forget set the alarm.
       if (error instanceof SupersededRecord) return;
@@ -53,8 +82,13 @@ export class TxWatcher extends DurableObject<Env> {
       const current = await this.current(attempt);
       if (!current) return;
       await this.ctx.storage.put(RECORD_KEY, { ...current, polls: current.polls + 1 });
-      await this.ctx.storage.setAlarm(Date.now() + pollDelay(engineConfig(this.env), current.polls + 1));
+      await this.ctx.storage.setAlarm(Date.now() + this.pollAgainIn(pollDelay(engineConfig(this.env), current.polls + 1), startedAt));
     }
+  }
+
+  /** A cancellation that came during a poll set an alarm for now, which the poll's own must not postpone. */
+  private pollAgainIn(delayMs: number, pollStartedAt: number): number {
+    return this.cancelTakenAt >= pollStartedAt ? 0 : delayMs;
   }
 
   /**

@@ -55,7 +55,7 @@ const untouched: SequencerPort = {
   settleReservation: () => Promise.resolve(),
   releaseSubject: () => Promise.resolve(),
 };
-const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true) };
+const store: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true), cancelRequested: false };
 
 const rowOf = (id: string) => env.DB.prepare("select status, nonce, transaction_hash from transactions where id = ?").bind(id).first<{ status: string; nonce: number; transaction_hash: string }>();
 
@@ -103,7 +103,7 @@ describe("a transaction re-signed at a new nonce", () => {
       // Nor while the sequencer may still take it back, nor once `forget` deleted the record
       // this poll read (decision 100).
       await pollOnce(ctx, second, { ...untouched, mayRebroadcast: () => false }, store);
-      const forgotten: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(false) };
+      const forgotten: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(false), cancelRequested: false };
       await expect(pollOnce(ctx, second, untouched, forgotten)).rejects.toBeInstanceOf(SupersededRecord);
       expect(broadcasts).toEqual([]);
       await pollOnce(ctx, second, untouched, store);
@@ -163,7 +163,7 @@ describe("a transaction re-signed at a new nonce", () => {
     // A buy re-signed meanwhile keeps its id, and its hold: the old attempt must not free it.
     const released: string[] = [];
     const holdKeeper: SequencerPort = { ...untouched, releaseSubject: (_subject, id) => Promise.resolve(void released.push(id)) };
-    const replaced: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(false) };
+    const replaced: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(false), cancelRequested: false };
     const oldBuy = { ...first.record, kind: "buy" as const, subjectId: `0x${"ab".repeat(32)}`, nonceTakenSince: Date.now() - NONCE_TAKEN_CONFIRM_MS };
     await expect(pollOnce(ctx, oldBuy, holdKeeper, replaced)).rejects.toBeInstanceOf(SupersededRecord);
     expect(released).toEqual([]);

@@ -46,6 +46,13 @@ const crossTenant: Case[] = [
   },
   { operation: "GET /v1/transactions/{id}", path: () => `/v1/transactions/${bTransactionId}`, options: () => apiA(), status: 404, code: "not_found" },
   {
+    operation: "POST /v1/transactions/{id}/cancel",
+    path: () => `/v1/transactions/${bTransactionId}/cancel`,
+    options: () => ({ method: "POST", secretKey: a.secretKey }),
+    status: 404,
+    code: "not_found",
+  },
+  {
     operation: "GET /v1/transactions",
     path: () => "/v1/transactions?limit=100",
     options: () => apiA(),
@@ -139,6 +146,13 @@ const wrongKind: Case[] = [
   { operation: "POST /v1/project-wallet/transfer", path: () => "/v1/project-wallet/transfer", options: () => apiA({ type: "native", recipientAddress: someone, amount: "1" }), status: 403, code: "forbidden" },
   { operation: "POST /v1/project-wallet/orders/buy", path: () => "/v1/project-wallet/orders/buy", options: () => apiA({ chainId: 1868, orderHashes: [bOrderHash] }), status: 403, code: "forbidden" },
   { operation: "POST /v1/webhooks", path: () => "/v1/webhooks", options: () => apiA({ url: "https://example.com/a", events: ["order.filled"] }), status: 403, code: "forbidden" },
+  {
+    operation: "POST /v1/transactions/{id}/cancel (B's publishable key)",
+    path: () => `/v1/transactions/${bTransactionId}/cancel`,
+    options: () => ({ method: "POST", apiKey: b.apiKey }),
+    status: 403,
+    code: "forbidden",
+  },
   {
     operation: "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend (B's publishable key)",
     path: () => `/v1/webhooks/${bWebhookId}/deliveries/${bDeliveryId}/resend`,

@@ -1,7 +1,8 @@
 import { createRouter } from "../../lib/create-router";
-import { getTransactionHandler, listTransactionsHandler } from "./transactions.handlers";
-import { getTransaction, listTransactions } from "./transactions.routes";
+import { cancelTransactionHandler, getTransactionHandler, listTransactionsHandler } from "./transactions.handlers";
+import { cancelTransaction, getTransaction, listTransactions } from "./transactions.routes";
 
 export const transactionsRouter = createRouter()
   .openapi(listTransactions, listTransactionsHandler)
-  .openapi(getTransaction, getTransactionHandler);
+  .openapi(getTransaction, getTransactionHandler)
+  .openapi(cancelTransaction, cancelTransactionHandler);

@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { anyKey } from "../../lib/auth";
-import { jsonContent, LimitQuery, operationErrors, PageQuery, PaginationSchema, READ_SECURITY, uuidPathParam } from "../../schemas/common";
-import { exampleConfirmedTransaction } from "../../schemas/examples";
+import { anyKey, secretKey } from "../../lib/auth";
+import { idempotency } from "../../lib/idempotency";
+import { jsonContent, LimitQuery, operationErrors, PageQuery, PaginationSchema, READ_SECURITY, SECRET_SECURITY, uuidPathParam } from "../../schemas/common";
+import { exampleConfirmedTransaction, examplePendingTransaction } from "../../schemas/examples";
 import { TransactionSchema, TransactionStatusSchema } from "../../schemas/resources";
+import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
 const tags = ["Transactions"];
 
@@ -40,5 +42,22 @@ export const listTransactions = createRoute({
       pagination: { total: 1, page: 1, limit: 20 },
     }),
     ...operationErrors({ auth: "anyKey", input: true }),
+  },
+});
+
+export const cancelTransaction = createRoute({
+  method: "post",
+  path: "/v1/transactions/{id}/cancel",
+  operationId: "cancelTransaction",
+  tags,
+  security: SECRET_SECURITY,
+  middleware: [secretKey, idempotency] as const,
+  summary: "Cancel a pending transaction",
+  description:
+    "Asks the engine to take the transaction's nonce with a 0-value transfer from the project wallet to itself, priced to replace it in the node's pool (fees at least 12.5 % higher). The answer is the transaction, still `pending`: the chain decides. If the filler is mined the transaction ends `failed` with an `errorMessage` saying it was cancelled, and nothing it would have done happens (a claim's token ids go back to the drop's supply, a buy's order is free to buy again); if the transaction itself was mined first it ends as it would have. Either way the filler costs at most its 21,000 gas. A transaction that is no longer `pending` is 409 `conflict`, as is one sent so recently that the engine is still recording it (retry in a moment); another project's is 404. With an `Idempotency-Key`, a retry replays the first 202.",
+  request: { headers: IdempotencyHeaders, params: z.object({ id: uuidPathParam("id") }) },
+  responses: {
+    202: jsonContent(TransactionSchema, "Cancellation requested; the transaction is still pending until the chain decides", examplePendingTransaction),
+    ...operationErrors({ auth: "secretKey", input: true, idempotent: true }, "not_found", "conflict"),
   },
 });

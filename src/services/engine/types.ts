@@ -86,5 +86,7 @@ export interface WatchedTransaction {
   nonceTakenSince?: number;
   bumps: number;
   filling: boolean;
+  /** The filler went out because the project cancelled the transaction, not at the deadline. */
+  cancelled?: true;
   settled: boolean;
 }

@@ -1,7 +1,8 @@
 // One poll of a pending transaction (thirdweb Engine's rule: reload state, exit unless still
 // pending). Finds the receipt of any hash the transaction has had, rebroadcasts bytes the node
 // lost, re-prices after `bumpAfterBlocks` blocks unmined (next in line, or priced out), and after
-// the deadline takes the nonce with a 0-value self-transfer and ends `failed`.
+// the deadline, or once the project cancels it, takes the nonce with a 0-value self-transfer and
+// ends `failed`.
 import { erc721Transfers, isMint } from "../../chain/transfer-logs";
 import { blockNumber, broadcastRaw, latestBaseFee, nodeKnowsTransaction, receiptOrNull, transactionCount, type TransactionReceipt } from "../../chain/transactions";
 import { getChain } from "../../lib/chains";
@@ -31,6 +32,8 @@ export interface RecordStore {
   save(record: WatchedTransaction): Promise<void>;
   /** Whether the stored record is still the attempt this poll started from. */
   isCurrent(): Promise<boolean>;
+  /** The project asked for the transaction to be cancelled (POST /v1/transactions/{id}/cancel). */
+  cancelRequested: boolean;
 }
 
 /** The sequencer replaced (nonce re-sign) or withdrew the record this poll started from. */
@@ -50,6 +53,7 @@ export interface PollResult {
 }
 
 const FILL_REASON = "not mined before the deadline; its nonce was taken by a 0-value self-transfer";
+const CANCEL_REASON = "cancelled at the project's request; its nonce was taken by a 0-value self-transfer";
 
 // A row is written before the first broadcast or the whole transaction is withdrawn (decision 26);
 // D1 gives up on a statement after 30 s, so a row still missing after this never comes.
@@ -78,7 +82,7 @@ async function findReceipt(rpcUrl: string, record: WatchedTransaction): Promise<
 }
 
 function settlementOf(record: WatchedTransaction, found: { receipt: TransactionReceipt; sent: SentHash }): Settlement {
-  if (found.sent.purpose === "fill") return { status: "failed", reason: FILL_REASON, receipt: found.receipt };
+  if (found.sent.purpose === "fill") return { status: "failed", reason: record.cancelled ? CANCEL_REASON : FILL_REASON, receipt: found.receipt };
   if (found.receipt.status !== "success") return { status: "reverted", receipt: found.receipt };
   // A call to an address without code succeeds: a claim sent while its drop's deploy was pending,
   // whose deploy then never landed, mined and minted nothing (decision 60).
@@ -112,21 +116,22 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
 
   const latest = record.hashes.at(-1)!;
   const head = Number(await blockNumber(rpcUrl));
+  const fill = record.filling ? null : await fillDue(record, config, sequencer, store);
   let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
     if (!record.filling && !(await rowAnnounces(ctx.db, record.id, record.nonce))) return unannounced(rpcUrl, record, config, sequencer, store);
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
-    if (await maySendAgain(record, sequencer, store)) underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
+    // Not when the filler goes out now instead: a cancelled call must not get another chance.
+    if (!fill && (await maySendAgain(record, sequencer, store))) underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
     record.pendingSinceBlock = null;
   } else if (record.pendingSinceBlock === null) {
     record.pendingSinceBlock = head;
   }
 
-  const overdue = Date.now() - record.createdAt > config.failAfterMs;
   const budgetLeft = record.bumps < config.maxBumps;
-  if (overdue && !record.filling) {
-    record = await sequencer.fill(record);
+  if (fill) {
+    record = await sequencer.fill(fill === "cancel" ? { ...record, cancelled: true } : record);
     await store.save(record);
     await broadcastRaw(rpcUrl, record.raw, senderOf(record));
   } else if ((budgetLeft || record.filling) && (await repriceDue(rpcUrl, record, { waited: waitedBlocks(config, record, head), mined, underpriced, budgetLeft }))) {
@@ -136,7 +141,25 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
     if (!record.filling) await updatePendingHash(ctx.db, record.id, record.hashes.at(-1)!.hash, record.nonce);
     await broadcastRaw(rpcUrl, record.raw, senderOf(record));
   }
-  return { record, nextPollInMs: pollDelay(config, record.polls) };
+  // A cancellation still waiting for the sequencer's answer is looked at again soon.
+  const waitingToCancel = store.cancelRequested && !record.filling;
+  return { record, nextPollInMs: waitingToCancel ? config.pollMs : pollDelay(config, record.polls) };
+}
+
+/**
+ * Why the nonce is to be filled now, if it is: past the deadline, or cancelled by the project.
+ * A cancellation waits while the sequencer may still take the transaction back (decision 100):
+ * a filler sent for a nonce it then hands out again would collide with its next transaction.
+ */
+async function fillDue(
+  record: WatchedTransaction,
+  config: ReturnType<typeof engineConfig>,
+  sequencer: SequencerPort,
+  store: RecordStore,
+): Promise<"deadline" | "cancel" | null> {
+  if (Date.now() - record.createdAt > config.failAfterMs) return "deadline";
+  if (store.cancelRequested && (await maySendAgain(record, sequencer, store))) return "cancel";
+  return null;
 }
 
 /**
