@@ -27,25 +27,32 @@ export interface Erc721Transfer extends LogRef {
   tokenId: string;
 }
 
+/**
+ * `decode` applied to every live log with `topicCount` topics, its entries concatenated. A log it
+ * cannot decode (another event with the same number of topics, or malformed data) is skipped.
+ */
+function decodeEach<T>(logs: readonly Log[], topicCount: number, decode: (log: Log) => readonly T[]): T[] {
+  const decoded: T[] = [];
+  for (const log of logs) {
+    if (log.removed || log.topics.length !== topicCount) continue;
+    let entries: readonly T[];
+    try {
+      entries = decode(log);
+    } catch {
+      continue; // not this event
+    }
+    // One by one: a batch of many thousand ids is too many arguments for a spread.
+    for (const entry of entries) decoded.push(entry);
+  }
+  return decoded;
+}
+
 /** ERC-721 Transfer logs (4 topics; ERC-20 Transfers have 3 and are skipped), addresses lower-case. */
 export function erc721Transfers(logs: readonly Log[]): Erc721Transfer[] {
-  const transfers: Erc721Transfer[] = [];
-  for (const log of logs) {
-    if (log.topics.length !== 4 || log.removed) continue;
-    try {
-      const { args } = decodeEventLog({ abi: [transferEvent], data: log.data, topics: log.topics });
-      transfers.push({
-        contract: log.address.toLowerCase(),
-        from: args.from.toLowerCase(),
-        to: args.to.toLowerCase(),
-        tokenId: args.tokenId.toString(),
-        ...logRef(log),
-      });
-    } catch {
-      // another event with the same shape of topics
-    }
-  }
-  return transfers;
+  return decodeEach(logs, 4, (log) => {
+    const { args } = decodeEventLog({ abi: [transferEvent], data: log.data, topics: log.topics });
+    return [{ contract: log.address.toLowerCase(), from: args.from.toLowerCase(), to: args.to.toLowerCase(), tokenId: args.tokenId.toString(), ...logRef(log) }];
+  });
 }
 
 export const isMint = (transfer: Erc721Transfer) => transfer.from === ZERO;
@@ -65,15 +72,8 @@ export interface Erc1155Transfer extends LogRef {
  * batch share their log's position.
  */
 export function erc1155Transfers(logs: readonly Log[]): Erc1155Transfer[] {
-  const transfers: Erc1155Transfer[] = [];
-  for (const log of logs) {
-    if (log.removed || log.topics.length !== 4) continue;
-    let event;
-    try {
-      event = decodeEventLog({ abi: [transferSingleEvent, transferBatchEvent], data: log.data, topics: log.topics });
-    } catch {
-      continue; // not an ERC-1155 transfer
-    }
+  return decodeEach(logs, 4, (log) => {
+    const event = decodeEventLog({ abi: [transferSingleEvent, transferBatchEvent], data: log.data, topics: log.topics });
     const base = {
       contract: log.address.toLowerCase(),
       operator: event.args.operator.toLowerCase(),
@@ -81,17 +81,11 @@ export function erc1155Transfers(logs: readonly Log[]): Erc1155Transfer[] {
       to: event.args.to.toLowerCase(),
       ...logRef(log),
     };
-    if (event.eventName === "TransferSingle") {
-      transfers.push({ ...base, id: event.args.id.toString(), value: event.args.value.toString() });
-    } else {
-      const { ids, values } = event.args;
-      // A malformed batch (length mismatch) is rejected by compliant contracts; pair what exists.
-      for (let i = 0; i < Math.min(ids.length, values.length); i++) {
-        transfers.push({ ...base, id: ids[i]!.toString(), value: values[i]!.toString() });
-      }
-    }
-  }
-  return transfers;
+    if (event.eventName === "TransferSingle") return [{ ...base, id: event.args.id.toString(), value: event.args.value.toString() }];
+    const { ids, values } = event.args;
+    // A malformed batch (length mismatch) is rejected by compliant contracts; pair what exists.
+    return ids.slice(0, values.length).map((id, i) => ({ ...base, id: id.toString(), value: values[i]!.toString() }));
+  });
 }
 
 export interface ApprovalForAll extends LogRef {
@@ -103,17 +97,11 @@ export interface ApprovalForAll extends LogRef {
 
 /** ApprovalForAll logs (the same event in ERC-721 and ERC-1155). */
 export function approvalsForAll(logs: readonly Log[]): ApprovalForAll[] {
-  const approvals: ApprovalForAll[] = [];
-  for (const log of logs) {
-    if (log.removed || log.topics.length !== 3 || log.topics[0] !== APPROVAL_FOR_ALL_TOPIC) continue;
-    try {
-      const { args } = decodeEventLog({ abi: [approvalForAllEvent], data: log.data, topics: log.topics });
-      approvals.push({ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), operator: args.operator.toLowerCase(), approved: args.approved, ...logRef(log) });
-    } catch {
-      // malformed data
-    }
-  }
-  return approvals;
+  return decodeEach(logs, 3, (log) => {
+    if (log.topics[0] !== APPROVAL_FOR_ALL_TOPIC) return [];
+    const { args } = decodeEventLog({ abi: [approvalForAllEvent], data: log.data, topics: log.topics });
+    return [{ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), operator: args.operator.toLowerCase(), approved: args.approved, ...logRef(log) }];
+  });
 }
 
 export interface TokenApproval extends LogRef {
@@ -126,15 +114,9 @@ export interface TokenApproval extends LogRef {
 
 /** ERC-721 Approval logs (4 topics; ERC-20 Approvals have 3 and are skipped), addresses lower-case. */
 export function tokenApprovals(logs: readonly Log[]): TokenApproval[] {
-  const approvals: TokenApproval[] = [];
-  for (const log of logs) {
-    if (log.removed || log.topics.length !== 4 || log.topics[0] !== TOKEN_APPROVAL_TOPIC) continue;
-    try {
-      const { args } = decodeEventLog({ abi: [tokenApprovalEvent], data: log.data, topics: log.topics });
-      approvals.push({ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), approved: args.approved.toLowerCase(), tokenId: args.tokenId.toString(), ...logRef(log) });
-    } catch {
-      // malformed topics
-    }
-  }
-  return approvals;
+  return decodeEach(logs, 4, (log) => {
+    if (log.topics[0] !== TOKEN_APPROVAL_TOPIC) return [];
+    const { args } = decodeEventLog({ abi: [tokenApprovalEvent], data: log.data, topics: log.topics });
+    return [{ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), approved: args.approved.toLowerCase(), tokenId: args.tokenId.toString(), ...logRef(log) }];
+  });
 }
