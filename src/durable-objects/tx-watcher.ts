@@ -9,9 +9,11 @@ import { sequencerStub } from "./stubs";
 const RECORD_KEY = "tx";
 const CANCEL_KEY = "cancel";
 const SETTLED_RECORD_KEPT_MS = 24 * 60 * 60 * 1000;
+/** A cancellation taken before its record arrived waits this long for it, then the object empties. */
+const UNTRACKED_CANCEL_KEPT_MS = 10 * 60 * 1000;
 
-/** What a cancellation request found: only `requested` means a poll will fill the nonce. */
-export type CancelOutcome = "requested" | "settled" | "no_record";
+/** `settled`: the record this object holds is final; only a re-signed attempt on its way (D1 still pending) would take the request. */
+export type CancelOutcome = "taken" | "settled";
 
 /**
  * Follows one transaction until it settles (logic in services/engine/watcher.ts). Storage:
@@ -43,16 +45,24 @@ export class TxWatcher extends DurableObject<Env> {
 
   /**
    * Asks the next poll, due at once, to take the nonce with a 0-value self-transfer. Whichever of
-   * the two the chain mines first decides the outcome: `failed`, or the transaction itself.
+   * the two the chain mines first decides the outcome: `failed`, or the transaction itself. The
+   * request stays for every later attempt (a nonce re-sign replaces the record, not this key); one
+   * taken before the record arrived (it is written beside the row) waits for it.
    */
   async requestCancel(): Promise<CancelOutcome> {
-    const stored = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
-    if (!stored) return "no_record";
-    if (stored.settled) return "settled";
-    if (!(await this.ctx.storage.get<number>(CANCEL_KEY))) void this.ctx.storage.put(CANCEL_KEY, Date.now());
-    this.cancelTakenAt = Date.now();
-    await this.ctx.storage.setAlarm(Date.now());
-    return "requested";
+    const keys = await this.ctx.storage.get([RECORD_KEY, CANCEL_KEY]);
+    const stored = keys.get(RECORD_KEY) as WatchedTransaction | undefined;
+    // Only the first request moves the alarm: a client repeating it must not make the watcher poll without pause.
+    if (!keys.has(CANCEL_KEY)) {
+      void this.ctx.storage.put(CANCEL_KEY, Date.now());
+      if (stored && !stored.settled) {
+        this.cancelTakenAt = Date.now();
+        await this.ctx.storage.setAlarm(Date.now());
+      } else if (!stored) {
+        await this.ctx.storage.setAlarm(Date.now() + UNTRACKED_CANCEL_KEPT_MS);
+      }
+    }
+    return stored?.settled ? "settled" : "taken";
   }
 
   override async alarm(): Promise<void> {
@@ -60,7 +70,8 @@ export class TxWatcher extends DurableObject<Env> {
     // One read for both keys: every poll of every transaction makes it.
     const keys = await this.ctx.storage.get([RECORD_KEY, CANCEL_KEY]);
     const stored = keys.get(RECORD_KEY) as WatchedTransaction | undefined;
-    if (!stored) return;
+    // Nothing to watch: at most a cancellation whose record never came.
+    if (!stored) return this.ctx.storage.deleteAll();
     // D1 holds the outcome; the record is kept a day for inspection, then the object is emptied.
     if (stored.settled) return this.ctx.storage.deleteAll();
     const sequencer = sequencerStub(this.env, stored.chainId, stored.walletAddress);
@@ -82,7 +93,10 @@ export class TxWatcher extends DurableObject<Env> {
       const current = await this.current(attempt);
       if (!current) return;
       await this.ctx.storage.put(RECORD_KEY, { ...current, polls: current.polls + 1 });
-      await this.ctx.storage.setAlarm(Date.now() + this.pollAgainIn(pollDelay(engineConfig(this.env), current.polls + 1), startedAt));
+      const config = engineConfig(this.env);
+      // A cancellation still to be acted on is looked at again as soon as a young transaction would be.
+      const delayMs = keys.has(CANCEL_KEY) && !current.filling ? config.pollMs : pollDelay(config, current.polls + 1);
+      await this.ctx.storage.setAlarm(Date.now() + this.pollAgainIn(delayMs, startedAt));
     }
   }
 

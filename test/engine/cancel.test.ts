@@ -1,18 +1,19 @@
 // POST /v1/transactions/{id}/cancel (decision 104): the watcher takes the nonce with a 0-value
 // self-transfer; the transaction ends `failed` when that is mined, and nothing it would have done
 // happens. Mining is never paused here: the claim's own broadcasts are kept from the node instead.
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseTransaction, type Address, type Hex } from "viem";
 import { watcherStub } from "../../src/durable-objects/stubs";
 import { serviceContext } from "../../src/services/context";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
-import type { WatchedTransaction } from "../../src/services/engine/types";
+import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
 import { pollOnce, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop } from "../helpers/drops";
-import { transferIntent, until } from "../helpers/engine";
-import { interceptFetch, recordFetches } from "../helpers/fetch-spy";
+import { fundedProject, transferIntent, until } from "../helpers/engine";
+import { interceptFetch, recordFetches, type SpiedRequest } from "../helpers/fetch-spy";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 
@@ -60,13 +61,14 @@ describe("cancelling a pending transaction", () => {
     const predicted = claimed.body.assets[0].tokenId as string;
     expect(kept.length).toBeGreaterThan(0);
 
-    const answered = await cancel(tx.id, { "idempotency-key": `cancel-${tx.id}` });
+    const answered = await cancel(tx.id);
     expect(answered.status, JSON.stringify(answered.body)).toBe(202);
     expect(answered.body).toMatchObject({ id: tx.id, status: "pending", transactionHash: tx.transactionHash });
-    // A retry with the same key replays the first answer; one without a key is taken again.
+    // Asking again is answered the same; a retry with the same key replays the first answer.
+    const keyed = await cancel(tx.id, { "idempotency-key": `cancel-${tx.id}` });
+    expect(keyed.status).toBe(202);
     const replayed = await cancel(tx.id, { "idempotency-key": `cancel-${tx.id}` });
     expect([replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([202, "true"]);
-    expect((await cancel(tx.id)).status).toBe(202);
 
     const settled = await waitForTransaction(tx.id, project.apiKey);
     expect(settled.status).toBe("failed");
@@ -94,33 +96,6 @@ describe("cancelling a pending transaction", () => {
     expect((await ownerOf(contract, BigInt(next!))).toLowerCase()).toBe(recipient.toLowerCase());
   });
 
-  it("leaves a transaction the chain mined first as it ended: confirmed, with no filler sent", async () => {
-    const nonceBefore = await walletNonce();
-    // Its watcher does not see the receipt until the cancellation has been answered.
-    let receiptsHidden = true;
-    interceptFetch(async (request, pass) => {
-      const message = request.body ? (JSON.parse(request.body) as { id: unknown; method: string }) : undefined;
-      if (receiptsHidden && message?.method === "eth_getTransactionReceipt") {
-        return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: null }), { headers: { "content-type": "application/json" } });
-      }
-      return pass();
-    });
-    const claimed = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body: { contractAddress: contract, recipientAddress: recipient, quantity: 1 } });
-    expect(claimed.status).toBe(201);
-    const tx = claimed.body.transactions[0] as { id: string; transactionHash: Hex };
-    // Mined (the test's own receipt calls are hidden too: the lookup by hash shows the block).
-    await until(() => rpc<{ blockNumber: string | null } | null>("eth_getTransactionByHash", [tx.transactionHash]), (found) => Boolean(found?.blockNumber));
-
-    expect((await cancel(tx.id)).status).toBe(202);
-    receiptsHidden = false;
-    const settled = await waitForTransaction(tx.id, project.apiKey);
-    expect(settled.status).toBe("confirmed");
-    expect(settled.transactionHash).toBe(tx.transactionHash);
-    expect((await ownerOf(contract, BigInt(claimed.body.assets[0].tokenId))).toLowerCase()).toBe(recipient.toLowerCase());
-    expect((await watcherStub(env, tx.id).record())!.hashes.map((sent) => sent.purpose)).toEqual(["original"]);
-    expect(await walletNonce()).toBe(nonceBefore + 1);
-  });
-
   it("is 409 for a transaction already mined, 404 for an unknown one, 400 for an id that is not a UUID", async () => {
     const claimed = await call("/v1/project-wallet/drops/claim", { secretKey: project.secretKey, body: { contractAddress: contract, recipientAddress: recipient, quantity: 1 } });
     expect(claimed.status).toBe(201);
@@ -137,6 +112,49 @@ describe("cancelling a pending transaction", () => {
 
 describe("a cancellation the watcher has taken", () => {
   const fees = { maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" };
+  const fillerHash = `0x${"f1".repeat(32)}`;
+
+  function recordOf(intent: TxIntent, nonce: number, hash: string): WatchedTransaction {
+    return {
+      id: intent.transactionId,
+      projectId: intent.projectId,
+      chainId: intent.chainId,
+      walletAddress: intent.walletAddress,
+      walletIndex: intent.walletIndex,
+      kind: intent.kind,
+      subjectId: null,
+      nonce,
+      to: intent.to,
+      data: intent.data,
+      value: intent.value,
+      gas: "21000",
+      ...fees,
+      raw: "0x02aa",
+      hashes: [{ hash, purpose: "original", ...fees }],
+      createdAt: Date.now(),
+      pendingSinceBlock: null,
+      // Old enough that its regular polls would be a second apart (ENGINE_MAX_POLL_MS).
+      polls: 20,
+      bumps: 0,
+      filling: false,
+      settled: false,
+    };
+  }
+  /** A sequencer whose `fill` records what it was asked and answers with a filler that has bytes of its own. */
+  function sequencerPort(mayRebroadcast: boolean, filled: WatchedTransaction[]): SequencerPort {
+    return {
+      mayRebroadcast: () => mayRebroadcast,
+      bump: () => Promise.reject(new Error("no bump expected")),
+      fill: (asked) => {
+        filled.push(asked);
+        return Promise.resolve({ ...asked, filling: true, raw: "0x02bb", hashes: [...asked.hashes, { hash: fillerHash, purpose: "fill", ...fees }] });
+      },
+      settleReservation: () => Promise.resolve(),
+      releaseSubject: () => Promise.resolve(),
+    };
+  }
+  const cancelled: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true), cancelRequested: true };
+  const broadcastBytes = (requests: { body: string | undefined }[]) => requests.map(({ body }) => (JSON.parse(body!) as { params: string[] }).params[0]);
 
   it("waits while the sequencer may still take the transaction back, then sends the filler and nothing of the original", async () => {
     const owner = await createTestProject("Cancel window");
@@ -144,51 +162,140 @@ describe("a cancellation the watcher has taken", () => {
     const ctx = serviceContext(env);
     const txHash = `0x${"c1".repeat(32)}`;
     await insertPendingRow(ctx.db, intent, { nonce: 40, hash: txHash, fromAddress: owner.walletAddress, createdAt: new Date() });
-    const record: WatchedTransaction = {
-      id: intent.transactionId,
-      projectId: owner.id,
-      chainId: intent.chainId,
-      walletAddress: owner.walletAddress,
-      walletIndex: intent.walletIndex,
-      kind: intent.kind,
-      subjectId: null,
-      nonce: 40,
-      to: intent.to,
-      data: intent.data,
-      value: intent.value,
-      gas: "21000",
-      ...fees,
-      raw: "0x02aa",
-      hashes: [{ hash: txHash, purpose: "original", ...fees }],
-      createdAt: Date.now(),
-      pendingSinceBlock: null,
-      polls: 0,
-      bumps: 0,
-      filling: false,
-      settled: false,
-    };
+    const record = recordOf(intent, 40, txHash);
     const filled: WatchedTransaction[] = [];
-    const sequencer = (mayRebroadcast: boolean): SequencerPort => ({
-      mayRebroadcast: () => mayRebroadcast,
-      bump: () => Promise.reject(new Error("no bump expected")),
-      fill: (asked) => {
-        filled.push(asked);
-        return Promise.resolve({ ...asked, filling: true, raw: "0x02bb", hashes: [...asked.hashes, { hash: `0x${"f1".repeat(32)}`, purpose: "fill", ...fees }] });
-      },
-      settleReservation: () => Promise.resolve(),
-      releaseSubject: () => Promise.resolve(),
-    });
-    const cancelled: RecordStore = { save: () => Promise.resolve(), isCurrent: () => Promise.resolve(true), cancelRequested: true };
     const broadcasts = recordFetches(({ body }) => body?.includes('"eth_sendRawTransaction"') ?? false);
 
-    const waiting = await pollOnce(ctx, record, sequencer(false), cancelled);
+    const waiting = await pollOnce(ctx, record, sequencerPort(false, filled), cancelled);
     expect(filled).toEqual([]);
     expect(broadcasts).toEqual([]);
     expect(waiting.nextPollInMs).toBe(Number(env.ENGINE_POLL_MS));
 
-    const sent = await pollOnce(ctx, record, sequencer(true), cancelled);
+    const sent = await pollOnce(ctx, record, sequencerPort(true, filled), cancelled);
     expect(filled.map((asked) => asked.cancelled)).toEqual([true]);
     expect(sent.record.filling).toBe(true);
-    expect(broadcasts.map(({ body }) => (JSON.parse(body!) as { params: string[] }).params[0])).toEqual(["0x02bb"]);
+    expect(broadcastBytes(broadcasts)).toEqual(["0x02bb"]);
+  });
+
+  it("says the transaction was cancelled when the deadline's filler had gone out before the request", async () => {
+    const owner = await createTestProject("Cancel after deadline");
+    const intent = transferIntent({ id: owner.id, walletAddress: owner.walletAddress }, 0);
+    const ctx = serviceContext(env);
+    const txHash = `0x${"c2".repeat(32)}`;
+    await insertPendingRow(ctx.db, intent, { nonce: 41, hash: txHash, fromAddress: owner.walletAddress, createdAt: new Date() });
+    const original = recordOf(intent, 41, txHash);
+    const filling: WatchedTransaction = { ...original, filling: true, raw: "0x02bb", hashes: [...original.hashes, { hash: fillerHash, purpose: "fill", ...fees }] };
+    const filled: WatchedTransaction[] = [];
+    const polled = await pollOnce(ctx, filling, sequencerPort(true, filled), cancelled);
+    expect(filled).toEqual([]);
+    expect(polled.record.cancelled).toBe(true);
+  });
+
+  it("ends confirmed when the transaction is mined although its filler went out", async () => {
+    const { project: owner, walletIndex, wallet, nextNonce } = await fundedProject("Cancel lost race");
+    const intent = transferIntent({ id: owner.id, walletAddress: owner.walletAddress }, walletIndex);
+    // The "original": sent from the project wallet by the node itself, so the test has its hash.
+    await rpc("anvil_impersonateAccount", [wallet]);
+    const txHash = await rpc<Hex>("eth_sendTransaction", [{ from: wallet, to: intent.to, value: "0x1" }]);
+    await rpc("anvil_stopImpersonatingAccount", [wallet]);
+    const ctx = serviceContext(env);
+    await insertPendingRow(ctx.db, intent, { nonce: nextNonce, hash: txHash, fromAddress: wallet, createdAt: new Date() });
+    const filled: WatchedTransaction[] = [];
+
+    // The cancelling poll sees it unmined (its receipt and the wallet's count hidden) and sends the filler, which the node never gets.
+    const broadcasts: SpiedRequest[] = [];
+    interceptFetch(async (request, pass) => {
+      const message = request.body ? (JSON.parse(request.body) as { id: unknown; method: string }) : undefined;
+      const answer = (result: unknown) => new Response(JSON.stringify({ jsonrpc: "2.0", id: message!.id, result }), { headers: { "content-type": "application/json" } });
+      if (message?.method === "eth_getTransactionReceipt") return answer(null);
+      if (message?.method === "eth_getTransactionCount") return answer(`0x${nextNonce.toString(16)}`);
+      if (message?.method === "eth_sendRawTransaction") {
+        broadcasts.push(request);
+        return answer(fillerHash);
+      }
+      return pass();
+    });
+    const first = await pollOnce(ctx, recordOf(intent, nextNonce, txHash), sequencerPort(true, filled), cancelled);
+    vi.restoreAllMocks();
+    expect(broadcastBytes(broadcasts)).toEqual(["0x02bb"]);
+    expect(first.record.filling).toBe(true);
+
+    await until(() => rpc<{ blockNumber: string | null } | null>("eth_getTransactionByHash", [txHash]), (found) => Boolean(found?.blockNumber));
+    const second = await pollOnce(ctx, first.record, sequencerPort(true, filled), cancelled);
+    expect([second.record.settled, second.nextPollInMs]).toEqual([true, null]);
+    const row = await env.DB.prepare("select status, error_message, transaction_hash from transactions where id = ?").bind(intent.transactionId).first();
+    expect(row).toEqual({ status: "confirmed", error_message: null, transaction_hash: txHash });
+  });
+});
+
+describe("the watcher's cancellation request", () => {
+  const record = (id: string): WatchedTransaction => ({
+    id,
+    projectId: crypto.randomUUID(),
+    chainId: 1868,
+    walletAddress: "0x000000000000000000000000000000000000bEEF",
+    walletIndex: 0,
+    kind: "transfer",
+    subjectId: null,
+    nonce: 0,
+    to: "0x000000000000000000000000000000000000dEaD",
+    data: "0x",
+    value: "1",
+    gas: "21000",
+    maxFeePerGas: "1",
+    maxPriorityFeePerGas: "1",
+    raw: "0x02",
+    hashes: [{ hash: `0x${"ab".repeat(32)}`, purpose: "original", maxFeePerGas: "1", maxPriorityFeePerGas: "1" }],
+    createdAt: Date.now(),
+    pendingSinceBlock: null,
+    polls: 0,
+    bumps: 0,
+    filling: false,
+    settled: false,
+  });
+
+  it("moves the alarm to now the first time only, so repeating it cannot make the watcher poll without pause", async () => {
+    const id = crypto.randomUUID();
+    await runInDurableObject(watcherStub(env, id), async (instance, state) => {
+      await instance.track(record(id));
+      await state.storage.deleteAlarm();
+      // Recorded, not set: a real alarm now would poll this made-up record.
+      const setAlarm = vi.spyOn(state.storage, "setAlarm").mockResolvedValue(undefined);
+      const before = Date.now();
+      expect(await instance.requestCancel()).toBe("taken");
+      expect(setAlarm).toHaveBeenCalledTimes(1);
+      expect(Number(setAlarm.mock.calls[0]![0])).toBeGreaterThanOrEqual(before);
+      expect(Number(setAlarm.mock.calls[0]![0])).toBeLessThanOrEqual(Date.now());
+      expect(await instance.requestCancel()).toBe("taken");
+      expect(setAlarm).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  it("waits for a record that has not arrived yet, which then polls with it; none coming, the object empties", async () => {
+    const waiting = crypto.randomUUID();
+    await runInDurableObject(watcherStub(env, waiting), async (instance, state) => {
+      expect(await instance.requestCancel()).toBe("taken");
+      expect(await state.storage.getAlarm()).toBeGreaterThan(Date.now() + 60_000);
+      await instance.track(record(waiting));
+      expect(await state.storage.get("cancel")).toBeTypeOf("number");
+      expect(await state.storage.getAlarm()).toBeLessThan(Date.now() + 60_000);
+      await state.storage.deleteAlarm();
+    });
+    const abandoned = crypto.randomUUID();
+    await runInDurableObject(watcherStub(env, abandoned), async (instance, state) => {
+      await instance.requestCancel();
+      await instance.alarm();
+      expect([...(await state.storage.list()).keys()]).toEqual([]);
+    });
+  });
+
+  it("answers settled for a record that is final", async () => {
+    const id = crypto.randomUUID();
+    await runInDurableObject(watcherStub(env, id), async (instance, state) => {
+      await instance.track({ ...record(id), settled: true });
+      await state.storage.deleteAlarm();
+      expect(await instance.requestCancel()).toBe("settled");
+      expect(await state.storage.getAlarm()).toBeNull();
+    });
   });
 });

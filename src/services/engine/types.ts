@@ -86,7 +86,7 @@ export interface WatchedTransaction {
   nonceTakenSince?: number;
   bumps: number;
   filling: boolean;
-  /** The filler went out because the project cancelled the transaction, not at the deadline. */
+  /** The project asked to cancel it: a filler that takes the nonce ends it as cancelled, not as past its deadline. */
   cancelled?: true;
   settled: boolean;
 }

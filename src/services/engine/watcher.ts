@@ -96,7 +96,9 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
   if (stored.settled) return { record: stored, nextPollInMs: null };
   const config = engineConfig(ctx.env);
   const rpcUrl = getChain(ctx.env, stored.chainId).rpcUrl;
-  let record: WatchedTransaction = { ...stored, polls: stored.polls + 1 };
+  // Marked before anything else: the deadline's filler may be the one mined, and a cancellation
+  // that came after it still says why the transaction ended.
+  let record: WatchedTransaction = { ...stored, polls: stored.polls + 1, ...(store.cancelRequested ? { cancelled: true as const } : {}) };
 
   const found = await findReceipt(rpcUrl, record);
   if (found) return settle(ctx, record, settlementOf(record, found), sequencer, store);
@@ -116,22 +118,23 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
 
   const latest = record.hashes.at(-1)!;
   const head = Number(await blockNumber(rpcUrl));
-  const fill = record.filling ? null : await fillDue(record, config, sequencer, store);
+  const fillNow = !record.filling && (await fillDue(record, config, sequencer, store));
+  // A cancelled call's bytes never go out again (a filler's do, when the node lost them).
+  const holdBack = fillNow || (store.cancelRequested && !record.filling);
   let underpriced = false;
   if (!(await nodeKnowsTransaction(rpcUrl, latest.hash))) {
     if (!record.filling && !(await rowAnnounces(ctx.db, record.id, record.nonce))) return unannounced(rpcUrl, record, config, sequencer, store);
     // Lost from the pool (dropped, node restart, failed broadcast): the same bytes again. A node
     // that refuses them as underpriced (the base fee rose past their fee cap) gets a re-priced copy.
-    // Not when the filler goes out now instead: a cancelled call must not get another chance.
-    if (!fill && (await maySendAgain(record, sequencer, store))) underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
+    if (!holdBack && (await maySendAgain(record, sequencer, store))) underpriced = (await broadcastRaw(rpcUrl, record.raw, senderOf(record))).kind === "underpriced";
     record.pendingSinceBlock = null;
   } else if (record.pendingSinceBlock === null) {
     record.pendingSinceBlock = head;
   }
 
   const budgetLeft = record.bumps < config.maxBumps;
-  if (fill) {
-    record = await sequencer.fill(fill === "cancel" ? { ...record, cancelled: true } : record);
+  if (fillNow) {
+    record = await sequencer.fill(record);
     await store.save(record);
     await broadcastRaw(rpcUrl, record.raw, senderOf(record));
   } else if ((budgetLeft || record.filling) && (await repriceDue(rpcUrl, record, { waited: waitedBlocks(config, record, head), mined, underpriced, budgetLeft }))) {
@@ -147,19 +150,13 @@ export async function pollOnce(ctx: ServiceContext, stored: WatchedTransaction, 
 }
 
 /**
- * Why the nonce is to be filled now, if it is: past the deadline, or cancelled by the project.
- * A cancellation waits while the sequencer may still take the transaction back (decision 100):
- * a filler sent for a nonce it then hands out again would collide with its next transaction.
+ * Whether the nonce is to be filled now: past the deadline, or cancelled by the project. A
+ * cancellation waits while the sequencer may still take the transaction back (decision 100): a
+ * filler sent for a nonce it then hands out again would collide with its next transaction.
  */
-async function fillDue(
-  record: WatchedTransaction,
-  config: ReturnType<typeof engineConfig>,
-  sequencer: SequencerPort,
-  store: RecordStore,
-): Promise<"deadline" | "cancel" | null> {
-  if (Date.now() - record.createdAt > config.failAfterMs) return "deadline";
-  if (store.cancelRequested && (await maySendAgain(record, sequencer, store))) return "cancel";
-  return null;
+async function fillDue(record: WatchedTransaction, config: ReturnType<typeof engineConfig>, sequencer: SequencerPort, store: RecordStore): Promise<boolean> {
+  if (Date.now() - record.createdAt > config.failAfterMs) return true;
+  return store.cancelRequested && (await maySendAgain(record, sequencer, store));
 }
 
 /**

@@ -15,11 +15,10 @@ const notPending = (transaction: TransactionView) =>
 export async function cancelTransaction(ctx: ServiceContext, projectId: string, id: string): Promise<TransactionView> {
   const transaction = await getTransaction(ctx, projectId, id);
   if (transaction.status !== "pending") throw notPending(transaction);
-  const outcome = await watcherStub(ctx.env, id).requestCancel();
-  if (outcome === "requested") return transaction;
-  // Settled since the read above (D1 is written before the watcher's record says so), or not yet
-  // tracked: the row and the watcher's record are written side by side before the first broadcast.
+  if ((await watcherStub(ctx.env, id).requestCancel()) === "taken") return transaction;
+  // The watcher's record is final: so is the row by now (D1 is written first), unless a re-signed
+  // attempt (decision 30) is on its way, which takes the request with it.
   const now = await getTransaction(ctx, projectId, id);
   if (now.status !== "pending") throw notPending(now);
-  throw new AppError("conflict", `transaction ${id} is still being sent and cannot be cancelled yet; retry in a moment`);
+  return now;
 }
