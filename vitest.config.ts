@@ -23,8 +23,8 @@ function workerProject(options: {
   globalSetup: string;
   migrations: D1Migration[];
   bindings: (inject: Inject) => Record<string, string>;
-  /** Per-key request limit, when a project needs one other than wrangler.toml's. */
-  rateLimit?: { limit: number; period: 10 | 60 };
+  /** Rate-limit bindings, when a project needs limits other than wrangler.toml's (all of them: they replace its list). */
+  rateLimits?: Record<"RATE_LIMITER" | "UNKNOWN_KEY_LIMITER", { limit: number; period: 10 | 60 }>;
   /** Its files share state beyond one test file (a fault proxy's mode, a chain they rewrite): one file at a time, after the parallel group. */
   exclusive?: boolean;
 }): TestProjectInlineConfiguration {
@@ -47,7 +47,9 @@ function workerProject(options: {
             TEST_MIGRATIONS: options.migrations,
             ...options.bindings(inject as Inject),
           },
-          ...(options.rateLimit ? { ratelimits: { RATE_LIMITER: { simple: options.rateLimit } } } : {}),
+          ...(options.rateLimits
+            ? { ratelimits: Object.fromEntries(Object.entries(options.rateLimits).map(([binding, simple]) => [binding, { simple }])) }
+            : {}),
         },
       })),
     ],
@@ -121,7 +123,7 @@ export default defineConfig(async () => {
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({ CHAINS: inject("chainsConfig"), RPC_URL: inject("rpcUrl"), RATE_LIMIT_RETRY_AFTER_SECONDS: "10" }),
-          rateLimit: { limit: 5, period: 10 },
+          rateLimits: { RATE_LIMITER: { limit: 5, period: 10 }, UNKNOWN_KEY_LIMITER: { limit: 3, period: 10 } },
         }),
         {
           test: {

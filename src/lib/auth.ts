@@ -1,9 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../services/auth/admin-token";
-import { resolveKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
+import { rememberedKey, resolveKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
 import { serviceContext } from "../services/context";
 import { AppError } from "./errors";
 import type { AppBindings } from "./types";
+import { addressRefused, clientAddress, countUnknownKey, refuseAddress } from "./unknown-keys";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -27,7 +28,14 @@ export function requireKey(...kinds: KeyKind[]): MiddlewareHandler<AppBindings> 
     if (!plain.length) throw new AppError("unauthorized", "missing credentials: send x-api-key or Authorization: Bearer <secret key>");
     const { env, db } = serviceContext(c.env);
     const store = { db, kv: env.KV, cacheTtlSeconds: Number(env.KEY_CACHE_TTL_SECONDS) || 60 };
-    const resolved = await Promise.all(plain.map((key) => resolveKey(store, key)));
+    const address = clientAddress((name) => c.req.header(name));
+    // A refused address is still served with keys this isolate resolved moments ago: they cost nothing.
+    const refused = addressRefused(address);
+    const resolved = await Promise.all(plain.map((key) => (refused ? rememberedKey(key) : resolveKey(store, key))));
+    if (resolved.includes(null)) {
+      if (refused) refuseAddress();
+      await countUnknownKey(env, address);
+    }
     const valid = resolved.filter((key): key is ResolvedKey => key !== null);
     if (new Set(valid.map((key) => key.projectId)).size > 1) {
       throw new AppError("unauthorized", "x-api-key and Authorization hold keys of different projects");

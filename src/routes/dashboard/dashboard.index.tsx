@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { AppError, errorEnvelope, forbidden } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { AppBindings } from "../../lib/types";
+import { addressRefused, clientAddress, countUnknownKey, refuseAddress } from "../../lib/unknown-keys";
 import { serviceContext } from "../../services/context";
 import {
   createProjectKey,
@@ -175,8 +176,14 @@ dashboardRouter.get("/", async (c) => {
 
 dashboardRouter.post("/sign-in", async (c) => {
   try {
+    // Guessing tokens or keys here costs the same lookups as on the API, and is throttled the same way.
+    const address = clientAddress((name) => c.req.header(name));
+    if (addressRefused(address)) refuseAddress();
     const form = await readForm(c);
-    const principal = await signIn(serviceContext(c.env), form.credential);
+    const principal = await signIn(serviceContext(c.env), form.credential).catch(async (error: unknown) => {
+      if (error instanceof AppError && error.code === "unauthorized") await countUnknownKey(c.env, address);
+      throw error;
+    });
     const { token } = await issueSession(c.env.ADMIN_TOKEN, principal);
     setSessionCookie(c, token);
     return c.redirect(principal.kind === "admin" ? "/dashboard" : `/dashboard/projects/${principal.projectId}`, 303);

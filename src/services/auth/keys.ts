@@ -74,6 +74,12 @@ export const forgetKey = (keyHash: string) => {
   remembered.delete(keyHash);
 };
 
+/** The key when this isolate resolved it in the last few seconds, without reading KV or D1; else null. */
+export async function rememberedKey(plainKey: string): Promise<ResolvedKey | null> {
+  if (!PLAIN_KEY_SHAPE.test(plainKey)) return null;
+  return remembered.get(await sha256Hex(plainKey)) ?? null;
+}
+
 /** The key's project and kind, or null when the key is unknown, malformed or revoked. */
 export async function resolveKey(store: KeyStore, plainKey: string): Promise<ResolvedKey | null> {
   if (!PLAIN_KEY_SHAPE.test(plainKey)) return null;
