@@ -456,7 +456,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List orders
+         * @description A collection's, a token's or an offerer's orders on one chain (`chainId`, default 1868), cheapest first: the asks beside a token, a collection's listings by price, or what a wallet has listed. Orders are marketplace data: any key reads any project's. `status` defaults to `active` (active and unexpired; an active order's `startTime` may still be ahead, when Seaport will not fill it yet). Each order is as GET /v1/orders/{orderHash} shows it, its Seaport parameters and signature included.
+         */
+        get: operations["listOrders"];
         put?: never;
         /**
          * Submit a signed listing
@@ -1413,6 +1417,10 @@ export interface components {
              * @example 1868
              */
             chainId?: number;
+        };
+        OrderPage: {
+            data: components["schemas"]["Order"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /** @description OpenSea metadata standard */
         TokenMetadataDocument: {
@@ -4356,6 +4364,146 @@ export interface operations {
             };
             /** @description Error: chain_unavailable */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                chainId?: number;
+                /** @description The collection's orders */
+                contractAddress?: string;
+                /** @description Only this token's (with contractAddress) */
+                tokenId?: string;
+                /** @description Only this offerer's orders, in every collection unless contractAddress is given */
+                offerer?: string;
+                /** @description As GET /v1/orders/{orderHash} shows it: an active order past its end time counts as expired */
+                status?: "active" | "filled" | "cancelled" | "expired" | "inactive";
+                /** @description Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash */
+                sortBy?: "price:ASC" | "price:DESC";
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size, 1..100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "unitPrice": "10000000000000000",
+                     *           "priceSymbol": "ETH",
+                     *           "quantity": "1",
+                     *           "offerer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "orderHash": "0x2a7d7e0b5b1e8f0c0f7e4c4f1b9b7c8d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b",
+                     *           "chainId": 1868,
+                     *           "status": "active",
+                     *           "contractAddress": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "tokenId": "1",
+                     *           "currencyAddress": null,
+                     *           "startTime": "2026-11-21T12:00:00.000Z",
+                     *           "endTime": "2026-12-21T12:00:00.000Z",
+                     *           "parameters": {
+                     *             "offerer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "zone": "0x0000000000000000000000000000000000000000",
+                     *             "offer": [
+                     *               {
+                     *                 "itemType": 2,
+                     *                 "token": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *                 "identifierOrCriteria": "1",
+                     *                 "startAmount": "1",
+                     *                 "endAmount": "1"
+                     *               }
+                     *             ],
+                     *             "consideration": [
+                     *               {
+                     *                 "itemType": 0,
+                     *                 "token": "0x0000000000000000000000000000000000000000",
+                     *                 "identifierOrCriteria": "0",
+                     *                 "startAmount": "9500000000000000",
+                     *                 "endAmount": "9500000000000000",
+                     *                 "recipient": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+                     *               },
+                     *               {
+                     *                 "itemType": 0,
+                     *                 "token": "0x0000000000000000000000000000000000000000",
+                     *                 "identifierOrCriteria": "0",
+                     *                 "startAmount": "500000000000000",
+                     *                 "endAmount": "500000000000000",
+                     *                 "recipient": "0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec"
+                     *               }
+                     *             ],
+                     *             "orderType": 0,
+                     *             "startTime": "1795262400",
+                     *             "endTime": "1797854400",
+                     *             "zoneHash": "0x0000000000000000000000000000000000000000000000000000000000000000",
+                     *             "salt": "24446860302761739304752683030156737591518664810215442929815084003596545228312",
+                     *             "conduitKey": "0x0000000000000000000000000000000000000000000000000000000000000000",
+                     *             "counter": "0"
+                     *           },
+                     *           "signature": "0x4f9b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c",
+                     *           "createdAt": "2026-11-21T12:00:00.000Z",
+                     *           "updatedAt": "2026-11-21T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "total": 1,
+                     *         "page": 1,
+                     *         "limit": 20
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderPage"];
+                };
+            };
+            /** @description Error: validation_error, unsupported_chain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request with this key */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -26,6 +26,7 @@ export const OPERATION_SECURITY: Record<string, readonly SecurityScheme[]> = {
   "POST /v1/project-wallet/transfer": ["SecretKey"],
   "POST /v1/project-wallet/orders/buy": ["SecretKey"],
   "POST /v1/orders/listings": ["ApiKey","SecretKey"],
+  "GET /v1/orders": ["ApiKey","SecretKey"],
   "POST /v1/orders": ["ApiKey","SecretKey"],
   "GET /v1/orders/{orderHash}": ["ApiKey","SecretKey"],
   "GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}": [],

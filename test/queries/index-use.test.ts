@@ -14,6 +14,7 @@ import { sweepExpired } from "../../src/services/indexer/sweep";
 import { dueForEndpoint, liveEndpoints, nextDueDelivery } from "../../src/services/webhooks/deliver";
 import { listDrops } from "../../src/services/drops/read-drops";
 import { refreshBestListingStatement, refreshBestListingsWhere } from "../../src/services/orders/best-listing";
+import { listOrders, type OrderListQuery } from "../../src/services/orders/list-orders";
 import { approvalForAllStatements } from "../../src/services/chain-events/apply";
 import { claimLog, newLogGuard } from "../../src/services/chain-events/guard";
 import { seedAsset, seedCollection, seedListing, seedSale, setBestListing } from "../fixtures/seed";
@@ -81,6 +82,36 @@ describe("a token's best listing", () => {
     // The cheapest listing still live: 8 wei (5 wei ended before the first test).
     expect(view.bestListing?.orderHash).not.toBe(expired.orderHash);
     expect(view.bestListing?.unitPrice).toBe("8");
+  });
+});
+
+describe("the order list", () => {
+  const listed = async (query: Partial<OrderListQuery>) => {
+    const { d1, statements } = recordingD1();
+    const page = await listOrders({ env, db: createDb(d1) }, { chainId: 1868, status: "active", sortBy: "price:ASC", page: 1, limit: 20, ...query });
+    return { page, rowsRead: await Promise.all(statements.map(rowsReadBy)) };
+  };
+
+  it("reads a token's orders alone, and a page of a collection's from its price index", async () => {
+    // Dearer than every other order of the collection: the floor and best-listing tests stay as they were.
+    const ask = await seedListing(await seedAsset(collection, "9"), 9_000n, { offerer: "0x00000000000000000000000000000000000b0b0b" });
+    const token = await listed({ contractAddress: collection.contractAddress, tokenId: "9" });
+    expect(token.page.data.map((order) => order.orderHash)).toContain(ask.orderHash);
+    for (const rows of token.rowsRead) expect(rows).toBeLessThan(FEW_ROWS);
+
+    // The count reads the collection's BULK orders (it counts them); the page, about a page. One
+    // row: the bulk orders' stored parameters are not a view's.
+    const collectionPage = await listed({ contractAddress: collection.contractAddress, sortBy: "price:DESC", limit: 1 });
+    expect(collectionPage.page.data.map((order) => order.orderHash)).toEqual([ask.orderHash]);
+    expect(collectionPage.page.total).toBeGreaterThan(BULK);
+    const [nativeCount, tokenCount, pageRows] = collectionPage.rowsRead;
+    expect(nativeCount).toBeLessThan(2 * BULK);
+    expect(tokenCount).toBeLessThan(FEW_ROWS);
+    expect(pageRows).toBeLessThan(FEW_ROWS);
+
+    const offerer = await listed({ offerer: "0x00000000000000000000000000000000000b0b0b" });
+    expect(offerer.page.data.map((order) => order.orderHash)).toEqual([ask.orderHash]);
+    for (const rows of offerer.rowsRead) expect(rows).toBeLessThan(FEW_ROWS);
   });
 });
 

@@ -139,6 +139,13 @@ const crossTenant: Case[] = [
     // Orders are marketplace data (DESIGN §3): readable by anyone with a key.
     check: (body) => expect(body.orderHash).toBe(bOrderHash),
   },
+  {
+    operation: "GET /v1/orders",
+    path: () => `/v1/orders?contractAddress=${bDrop.contractAddress}`,
+    options: () => apiA(),
+    status: 200,
+    check: (body) => expect(body.data.map((order: { orderHash: string }) => order.orderHash)).toEqual([bOrderHash]),
+  },
 ];
 
 /** The wrong kind of credentials for each remaining key-protected operation. */

@@ -1,9 +1,11 @@
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
+import { getChain } from "../../lib/chains";
 import { getOrder } from "../../services/orders/get-order";
+import { listOrders } from "../../services/orders/list-orders";
 import { prepareListings } from "../../services/orders/prepare-listings";
 import { submitOrder } from "../../services/orders/submit-order";
-import type { getOrder as getOrderRoute, prepareListings as prepareRoute, submitOrder as submitRoute } from "./orders.routes";
+import type { getOrder as getOrderRoute, listOrders as listRoute, prepareListings as prepareRoute, submitOrder as submitRoute } from "./orders.routes";
 
 export const prepareListingsHandler: AppRouteHandler<typeof prepareRoute> = async (c) => {
   return c.json(await prepareListings(serviceContext(c.env), c.get("auth").projectId, c.req.valid("json")), 200);
@@ -15,4 +17,11 @@ export const submitOrderHandler: AppRouteHandler<typeof submitRoute> = async (c)
 
 export const getOrderHandler: AppRouteHandler<typeof getOrderRoute> = async (c) => {
   return c.json(await getOrder(serviceContext(c.env), c.req.valid("param").orderHash), 200);
+};
+
+export const listOrdersHandler: AppRouteHandler<typeof listRoute> = async (c) => {
+  const query = c.req.valid("query");
+  getChain(c.env, query.chainId);
+  const { data, total } = await listOrders(serviceContext(c.env), query);
+  return c.json({ data, pagination: { total, page: query.page, limit: query.limit } }, 200);
 };

@@ -1,8 +1,9 @@
 import { createRouter } from "../../lib/create-router";
-import { getOrderHandler, prepareListingsHandler, submitOrderHandler } from "./orders.handlers";
-import { getOrder, prepareListings, submitOrder } from "./orders.routes";
+import { getOrderHandler, listOrdersHandler, prepareListingsHandler, submitOrderHandler } from "./orders.handlers";
+import { getOrder, listOrders, prepareListings, submitOrder } from "./orders.routes";
 
 export const ordersRouter = createRouter()
   .openapi(prepareListings, prepareListingsHandler)
   .openapi(submitOrder, submitOrderHandler)
+  .openapi(listOrders, listOrdersHandler)
   .openapi(getOrder, getOrderHandler);

@@ -2,7 +2,24 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { SEAPORT_EIP712_TYPES } from "../../chain/seaport-types";
 import { anyKey } from "../../lib/auth";
 import { idempotency } from "../../lib/idempotency";
-import { AddressInput, ChainIdBody, PositiveUintString, Hex, IsoDateTime, IsoDateTimeInput, jsonBody, jsonContent, operationErrors, READ_SECURITY, UintString } from "../../schemas/common";
+import {
+  AddressInput,
+  ChainIdBody,
+  ChainIdQuery,
+  PositiveUintString,
+  Hex,
+  IsoDateTime,
+  IsoDateTimeInput,
+  jsonBody,
+  jsonContent,
+  LimitQuery,
+  operationErrors,
+  PageQuery,
+  PaginationSchema,
+  READ_SECURITY,
+  UintString,
+} from "../../schemas/common";
+import { DEFAULT_CHAIN_ID } from "../../lib/chains";
 import { EXAMPLE, exampleListing } from "../../schemas/examples";
 import { ListingSchema } from "../../schemas/resources";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
@@ -254,5 +271,51 @@ export const getOrder = createRoute({
   responses: {
     200: jsonContent(OrderSchema, "The order", exampleOrder),
     ...operationErrors({ auth: "anyKey", input: true }, "not_found"),
+  },
+});
+
+export const OrderListQuerySchema = z
+  .strictObject({
+    chainId: ChainIdQuery.default(DEFAULT_CHAIN_ID),
+    contractAddress: AddressInput.optional().openapi({ description: "The collection's orders" }),
+    tokenId: UintString.optional().openapi({ description: "Only this token's (with contractAddress)", example: "1" }),
+    offerer: AddressInput.optional().openapi({ description: "Only this offerer's orders, in every collection unless contractAddress is given" }),
+    status: z
+      .enum(["active", "filled", "cancelled", "expired", "inactive"])
+      .default("active")
+      .openapi({ description: "As GET /v1/orders/{orderHash} shows it: an active order past its end time counts as expired" }),
+    sortBy: z.enum(["price:ASC", "price:DESC"]).default("price:ASC").openapi({
+      description:
+        "Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash",
+    }),
+    page: PageQuery,
+    limit: LimitQuery,
+  })
+  .superRefine((query, ctx) => {
+    if (query.contractAddress === undefined && query.offerer === undefined) {
+      ctx.addIssue({ code: "custom", path: ["contractAddress"], message: "contractAddress or offerer is required" });
+    }
+    if (query.tokenId !== undefined && query.contractAddress === undefined) {
+      ctx.addIssue({ code: "custom", path: ["tokenId"], message: "needs contractAddress" });
+    }
+  });
+
+export const listOrders = createRoute({
+  method: "get",
+  path: "/v1/orders",
+  operationId: "listOrders",
+  tags,
+  security: READ_SECURITY,
+  middleware: [anyKey] as const,
+  summary: "List orders",
+  description:
+    "A collection's, a token's or an offerer's orders on one chain (`chainId`, default 1868), cheapest first: the asks beside a token, a collection's listings by price, or what a wallet has listed. Orders are marketplace data: any key reads any project's. `status` defaults to `active` (active and unexpired; an active order's `startTime` may still be ahead, when Seaport will not fill it yet). Each order is as GET /v1/orders/{orderHash} shows it, its Seaport parameters and signature included.",
+  request: { query: OrderListQuerySchema },
+  responses: {
+    200: jsonContent(z.object({ data: z.array(OrderSchema), pagination: PaginationSchema }).openapi("OrderPage"), "A page of orders", {
+      data: [exampleOrder],
+      pagination: { total: 1, page: 1, limit: 20 },
+    }),
+    ...operationErrors({ auth: "anyKey", input: true }, "unsupported_chain"),
   },
 });

@@ -1,0 +1,68 @@
+// A collection's, a token's or an offerer's orders, cheapest first (decision 106): the asks a
+// marketplace shows beside a token, on orders_contract_status_price_idx,
+// orders_token_status_price_idx or orders_offerer_idx.
+import { and, asc, count, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { orders } from "../../db/schema";
+import type { ServiceContext } from "../context";
+import { orderView, type OrderView } from "./order-view";
+import { ERC20_CLASS } from "./price-sort";
+
+type OrderStatus = (typeof orders.$inferSelect)["status"];
+
+export interface OrderListQuery {
+  chainId: number;
+  /** At least one of contractAddress and offerer (the route checks); lower-case. */
+  contractAddress?: string;
+  tokenId?: string;
+  offerer?: string;
+  status: OrderStatus;
+  sortBy: "price:ASC" | "price:DESC";
+  page: number;
+  limit: number;
+}
+
+// `+end_time`: no index is used for the range. SQLite without statistics rates `status = ? and
+// end_time > ?` on orders_status_end_idx above the collection's, token's or offerer's equalities
+// and would walk every active order of every collection (decision 34).
+const endsAfter = (now: Date) => sql`+${orders.endTime} > ${now.getTime()}`;
+const endedBy = (now: Date) => sql`+${orders.endTime} <= ${now.getTime()}`;
+
+/** Statuses as the order view shows them: an active order past its end time is expired before the sweep records it (decision 33). */
+function statusIs(status: OrderStatus, now: Date): SQL | undefined {
+  if (status === "active") return and(eq(orders.status, "active"), endsAfter(now));
+  if (status === "expired") return or(eq(orders.status, "expired"), and(eq(orders.status, "active"), endedBy(now)));
+  return eq(orders.status, status);
+}
+
+function whereOf(query: OrderListQuery, now: Date): SQL | undefined {
+  return and(
+    eq(orders.chainId, query.chainId),
+    query.contractAddress === undefined ? undefined : eq(orders.contractAddress, query.contractAddress),
+    query.tokenId === undefined ? undefined : eq(orders.tokenId, query.tokenId),
+    query.offerer === undefined ? undefined : eq(orders.offerer, query.offerer),
+    statusIs(query.status, now),
+  );
+}
+
+const page = ({ db }: ServiceContext, where: SQL | undefined, direction: typeof asc, limit: number, offset: number) =>
+  db.select().from(orders).where(where).orderBy(direction(orders.priceSort), asc(orders.orderHash)).limit(limit).offset(offset);
+
+export async function listOrders(ctx: ServiceContext, query: OrderListQuery): Promise<{ data: OrderView[]; total: number }> {
+  const { db } = ctx;
+  const where = whereOf(query, new Date());
+  const offset = (query.page - 1) * query.limit;
+  if (query.sortBy === "price:ASC") {
+    // Price keys start with the currency class: ascending runs native prices, then token prices.
+    const [totals, rows] = await db.batch([db.select({ total: count() }).from(orders).where(where), page(ctx, where, asc, query.limit, offset)]);
+    return { data: rows.map(orderView), total: totals[0]?.total ?? 0 };
+  }
+  // Descending, native prices still come first (a token amount is no price in the native
+  // currency): two ranges, each on the index, the second one paged past the first's rows.
+  const native = and(where, lt(orders.priceSort, ERC20_CLASS));
+  const token = and(where, gte(orders.priceSort, ERC20_CLASS));
+  const [nativeTotals, tokenTotals] = await db.batch([db.select({ total: count() }).from(orders).where(native), db.select({ total: count() }).from(orders).where(token)]);
+  const nativeTotal = nativeTotals[0]?.total ?? 0;
+  const rows = offset < nativeTotal ? await page(ctx, native, desc, query.limit, offset) : [];
+  if (rows.length < query.limit) rows.push(...(await page(ctx, token, desc, query.limit - rows.length, Math.max(0, offset - nativeTotal))));
+  return { data: rows.map(orderView), total: nativeTotal + (tokenTotals[0]?.total ?? 0) };
+}
