@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
 import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../services/auth/admin-token";
-import { rememberedKey, resolveKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
+import { keyResolvedRecently, resolveKey, wellFormedKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
 import { serviceContext } from "../services/context";
 import { AppError } from "./errors";
 import type { AppBindings } from "./types";
-import { addressRefused, clientAddress, countUnknownKey, refuseAddress } from "./unknown-keys";
+import { clientRefused, countUnknownKey, tooManyUnknownKeys, unknownKeyClient } from "./unknown-keys";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -28,21 +28,23 @@ export function requireKey(...kinds: KeyKind[]): MiddlewareHandler<AppBindings> 
     if (!plain.length) throw new AppError("unauthorized", "missing credentials: send x-api-key or Authorization: Bearer <secret key>");
     const { env, db } = serviceContext(c.env);
     const store = { db, kv: env.KV, cacheTtlSeconds: Number(env.KEY_CACHE_TTL_SECONDS) || 60 };
-    const address = clientAddress((name) => c.req.header(name));
-    // A refused address is still served with keys this isolate resolved moments ago: they cost nothing.
-    const refused = addressRefused(address);
-    const resolved = await Promise.all(plain.map((key) => (refused ? rememberedKey(key) : resolveKey(store, key))));
-    if (resolved.includes(null)) {
-      if (refused) refuseAddress();
-      await countUnknownKey(env, address);
-    }
+    const client = unknownKeyClient((name) => c.req.header(name));
+    // A client refused for unknown keys still gets the keys this isolate recently resolved looked up (decision 105).
+    const refused = clientRefused(client);
+    const resolved = await Promise.all(plain.map(async (key) => (!refused || (await keyResolvedRecently(key)) ? resolveKey(store, key) : null)));
     const valid = resolved.filter((key): key is ResolvedKey => key !== null);
     if (new Set(valid.map((key) => key.projectId)).size > 1) {
       throw new AppError("unauthorized", "x-api-key and Authorization hold keys of different projects");
     }
     const chosen = valid.find((key) => kinds.includes(key.kind));
     if (!chosen) {
-      if (valid.length < resolved.length) throw new AppError("unauthorized", "invalid or revoked key");
+      if (valid.length < resolved.length) {
+        if (refused) throw tooManyUnknownKeys();
+        // Counted only when a lookup was made and the request fails for it: a stale second key
+        // beside one that serves the request is no guess.
+        if (plain.some((key, index) => resolved[index] === null && wellFormedKey(key))) await countUnknownKey(env, client);
+        throw new AppError("unauthorized", "invalid or revoked key");
+      }
       throw new AppError("forbidden", `this endpoint needs a ${kinds.join(" or ")} key`);
     }
     await enforceRateLimit(env, chosen.keyId);

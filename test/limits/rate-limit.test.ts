@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { call, expectEnvelope } from "../helpers/http";
+import { earlyInLimiterWindow } from "../helpers/limits";
 import { createTestProject } from "../helpers/projects";
 
 // This project runs with a limit of 5 requests per key per 10 s (vitest.config.ts).
 describe("per-key rate limit", () => {
   it("answers 429 rate_limited with Retry-After past the limit, per key", async () => {
     const project = await createTestProject("Limited");
+    await earlyInLimiterWindow();
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await call("/v1/drops", { apiKey: project.apiKey })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200]);

@@ -1,14 +1,18 @@
-// Unknown keys per client address (decision 105). This project allows 3 requests with an unknown
-// key per address per 10 s (vitest.config.ts); past that the address is refused for 60 s without
-// the KV read and D1 query an unknown key costs, except with keys its isolate resolved moments ago.
+// Unknown keys per client (decision 105). This project allows 3 counted requests per client per
+// 10 s (vitest.config.ts); past that the client is refused for 60 s without the KV read and D1
+// query an unknown key costs, except for keys its isolate recently resolved. Each burst starts
+// early in one of the limiter's fixed 10 s windows.
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { anyKey } from "../../src/lib/auth";
 import { AppError } from "../../src/lib/errors";
 import type { AppBindings } from "../../src/lib/types";
+import { countUnknownKey, unknownKeyClient } from "../../src/lib/unknown-keys";
+import { TEST_ADMIN_TOKEN } from "../fixtures/secrets";
 import { DashboardClient } from "../helpers/dashboard";
 import { call, expectEnvelope } from "../helpers/http";
+import { earlyInLimiterWindow } from "../helpers/limits";
 import { createTestProject } from "../helpers/projects";
 
 /** Well-formed (ak_ and 40 base62 characters) and known to nobody. */
@@ -39,47 +43,102 @@ const app = new Hono<AppBindings>()
   .get("/", (c) => c.text("ok"))
   .onError((error, c) => (error instanceof AppError ? c.json({ code: error.code }, error.status, error.headers) : c.text(String(error), 500)));
 
-const ask = async (appEnv: Env, key: string, address?: string) => {
-  const response = await app.request("/", { headers: { "x-api-key": key, ...(address ? { "cf-connecting-ip": address } : {}) } }, appEnv);
+const ask = async (appEnv: Env, keys: { apiKey?: string; bearer?: string }, client: Record<string, string> = {}) => {
+  const headers: Record<string, string> = { ...client };
+  if (keys.apiKey) headers["x-api-key"] = keys.apiKey;
+  if (keys.bearer) headers.authorization = `Bearer ${keys.bearer}`;
+  const response = await app.request("/", { headers }, appEnv);
   return { status: response.status, retryAfter: response.headers.get("retry-after") };
 };
+const from = (address: string) => ({ "cf-connecting-ip": address });
 
-describe("requests presenting unknown keys, per client address", () => {
-  it("are refused past the limit without reading KV or D1, keys resolved moments ago excepted", async () => {
+describe("requests whose unknown keys fail them", () => {
+  it("are refused past the limit without reading KV or D1, keys the isolate resolved before excepted", async () => {
     const project = await createTestProject("Unknown keys");
     const { env: appEnv, reads } = countingEnv();
-    const address = "198.51.100.7";
-    expect((await ask(appEnv, project.apiKey, address)).status).toBe(200);
-
-    for (let i = 0; i < 3; i++) expect((await ask(appEnv, unknownKey(), address)).status).toBe(401);
-    expect(reads.kv).toBeGreaterThanOrEqual(3);
-    expect(await ask(appEnv, unknownKey(), address)).toEqual({ status: 429, retryAfter: "60" });
+    const client = from("198.51.100.7");
+    await earlyInLimiterWindow();
+    expect((await ask(appEnv, { apiKey: project.apiKey }, client)).status).toBe(200);
 
     reads.kv = reads.d1 = 0;
-    expect(await ask(appEnv, unknownKey(), address)).toEqual({ status: 429, retryAfter: "60" });
-    // A key never resolved here would need the stores: refused too.
-    expect((await ask(appEnv, project.secretKey, address)).status).toBe(429);
-    expect(reads).toEqual({ kv: 0, d1: 0 });
-    // The key this isolate resolved before the address was refused still works.
-    expect((await ask(appEnv, project.apiKey, address)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await ask(appEnv, { bearer: unknownKey() }, client)).status).toBe(401);
+    expect(reads.kv).toBeGreaterThanOrEqual(3);
+    expect(reads.d1).toBeGreaterThanOrEqual(3);
+    expect(await ask(appEnv, { apiKey: unknownKey() }, client)).toEqual({ status: 429, retryAfter: "60" });
 
-    // Other addresses are not affected; without an edge in front (no CF-Connecting-IP) nothing is counted.
-    expect((await ask(appEnv, unknownKey(), "198.51.100.8")).status).toBe(401);
-    for (let i = 0; i < 5; i++) expect((await ask(appEnv, unknownKey())).status).toBe(401);
+    reads.kv = reads.d1 = 0;
+    expect(await ask(appEnv, { apiKey: unknownKey() }, client)).toEqual({ status: 429, retryAfter: "60" });
+    // A key never resolved in this isolate would need the stores: refused too.
+    expect((await ask(appEnv, { bearer: project.secretKey }, client)).status).toBe(429);
+    expect(reads).toEqual({ kv: 0, d1: 0 });
+    // The key it resolved before is still looked up (so a revocation still counts), and serves,
+    // with or without an unknown key beside it.
+    expect((await ask(appEnv, { apiKey: project.apiKey }, client)).status).toBe(200);
+    expect((await ask(appEnv, { apiKey: project.apiKey, bearer: unknownKey() }, client)).status).toBe(200);
+
+    // Other clients are not affected; without an address (no HTTP front) nothing is counted.
+    expect((await ask(appEnv, { apiKey: unknownKey() }, from("198.51.100.8"))).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await ask(appEnv, { apiKey: unknownKey() })).status).toBe(401);
+  });
+
+  it("are the only ones counted: a stale key beside a valid one, and a malformed key, are not", async () => {
+    const project = await createTestProject("Stale second key");
+    const client = from("198.51.100.9");
+    await earlyInLimiterWindow();
+    for (let i = 0; i < 5; i++) expect((await ask(env, { apiKey: project.apiKey, bearer: unknownKey() }, client)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await ask(env, { apiKey: "not-a-key" }, client)).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await ask(env, { apiKey: unknownKey() }, client)).status).toBe(401);
+    expect((await ask(env, { apiKey: unknownKey() }, client)).status).toBe(429);
+  });
+
+  it("are counted per IPv6 /64, and per calling Worker's zone for requests from Workers", async () => {
+    await earlyInLimiterWindow();
+    for (const address of ["2001:db8:1:2::1", "2001:0db8:0001:0002:ffff::9", "2001:db8:1:2:aaaa:bbbb:cccc:dddd"]) {
+      expect((await ask(env, { apiKey: unknownKey() }, from(address))).status).toBe(401);
+    }
+    expect((await ask(env, { apiKey: unknownKey() }, from("2001:db8:1:2::77"))).status).toBe(429);
+    expect((await ask(env, { apiKey: unknownKey() }, from("2001:db8:1:3::1"))).status).toBe(401);
+
+    const fromWorker = (zone: string) => ({ "cf-connecting-ip": "2a06:98c0:3600::103", "cf-worker": zone });
+    for (let i = 0; i < 3; i++) expect((await ask(env, { apiKey: unknownKey() }, fromWorker("guesser.example"))).status).toBe(401);
+    expect((await ask(env, { apiKey: unknownKey() }, fromWorker("guesser.example"))).status).toBe(429);
+    expect((await ask(env, { apiKey: unknownKey() }, fromWorker("customer.example"))).status).toBe(401);
   });
 
   it("throttle the API and dashboard sign-in with the error envelope and Retry-After", async () => {
-    const fromAddress = (address: string) => ({ apiKey: unknownKey(), headers: { "cf-connecting-ip": address } });
-    for (let i = 0; i < 3; i++) expectEnvelope(await call("/v1/drops", fromAddress("203.0.113.20")), 401, "unauthorized");
-    const refused = await call("/v1/drops", fromAddress("203.0.113.20"));
+    await earlyInLimiterWindow();
+    const apiCall = (address: string) => ({ apiKey: unknownKey(), headers: from(address) });
+    for (let i = 0; i < 3; i++) expectEnvelope(await call("/v1/drops", apiCall("203.0.113.20")), 401, "unauthorized");
+    const refused = await call("/v1/drops", apiCall("203.0.113.20"));
     expect(expectEnvelope(refused, 429, "rate_limited").message).toContain("unknown keys");
     expect(refused.headers.get("retry-after")).toBe("60");
 
     const browser = new DashboardClient();
-    const signIn = () => browser.post("/dashboard/sign-in", { credential: unknownKey(), csrf: null }, { "cf-connecting-ip": "203.0.113.21" });
-    for (let i = 0; i < 3; i++) expect((await signIn()).status).toBe(401);
-    const page = await signIn();
-    expect(page.status).toBe(429);
+    const signIn = (credential: string) => browser.post("/dashboard/sign-in", { credential, csrf: null }, from("203.0.113.21"));
+    for (let i = 0; i < 3; i++) expect((await signIn(unknownKey())).status).toBe(401);
+    const page = await signIn(unknownKey());
+    expect([page.status, page.headers.get("retry-after")]).toEqual([429, "60"]);
     expect(page.html).toContain("too many unknown keys");
+    // Until the minute is over, not even the admin token signs in from there.
+    expect((await signIn(TEST_ADMIN_TOKEN)).status).toBe(429);
+  });
+});
+
+describe("the unknown-key count", () => {
+  it("names IPv4 and IPv4-mapped clients by address, IPv6 ones by their /64, Worker subrequests by zone", () => {
+    const clientOf = (headers: Record<string, string>) => unknownKeyClient((name) => headers[name]);
+    expect(clientOf({ "cf-connecting-ip": "203.0.113.5" })).toBe("203.0.113.5");
+    expect(clientOf({ "cf-connecting-ip": "::ffff:203.0.113.5" })).toBe("::ffff:203.0.113.5");
+    expect(clientOf({ "cf-connecting-ip": "2001:0DB8:0:0001::1" })).toBe("2001:db8:0:1::/64");
+    expect(clientOf({ "cf-connecting-ip": "::1" })).toBe("0:0:0:0::/64");
+    expect(clientOf({ "cf-connecting-ip": "2a06:98c0:3600::103", "cf-worker": "shop.example" })).toBe("worker:shop.example");
+    // The header a client could add elsewhere means nothing but from Cloudflare's Workers address.
+    expect(clientOf({ "cf-connecting-ip": "203.0.113.5", "cf-worker": "shop.example" })).toBe("203.0.113.5");
+    expect(clientOf({})).toBeNull();
+  });
+
+  it("counts nothing, and refuses nothing, when the limiter cannot be reached", async () => {
+    const broken = { UNKNOWN_KEY_LIMITER: { limit: () => Promise.reject(new Error("limiter unavailable")) } };
+    await expect(countUnknownKey(broken, "203.0.113.99")).resolves.toBeUndefined();
   });
 });

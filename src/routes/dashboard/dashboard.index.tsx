@@ -7,7 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import { AppError, errorEnvelope, forbidden } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { AppBindings } from "../../lib/types";
-import { addressRefused, clientAddress, countUnknownKey, refuseAddress } from "../../lib/unknown-keys";
+import { clientRefused, countUnknownKey, tooManyUnknownKeys, unknownKeyClient } from "../../lib/unknown-keys";
 import { serviceContext } from "../../services/context";
 import {
   createProjectKey,
@@ -27,6 +27,7 @@ import {
   type Flash,
   type Session,
 } from "../../services/dashboard/session";
+import { wellFormedKey } from "../../services/auth/keys";
 import { assertAdmin, assertProjectAccess, endSession, sessionStillValid, signIn } from "../../services/dashboard/sign-in";
 import { createProject, listProjects } from "../../services/projects";
 import {
@@ -176,12 +177,14 @@ dashboardRouter.get("/", async (c) => {
 
 dashboardRouter.post("/sign-in", async (c) => {
   try {
-    // Guessing tokens or keys here costs the same lookups as on the API, and is throttled the same way.
-    const address = clientAddress((name) => c.req.header(name));
-    if (addressRefused(address)) refuseAddress();
+    // Guessing keys here costs the same lookups as on the API, and counts the same way; a refused
+    // client cannot sign in at all until its minute is over (decision 105).
+    const client = unknownKeyClient((name) => c.req.header(name));
+    if (clientRefused(client)) throw tooManyUnknownKeys();
     const form = await readForm(c);
     const principal = await signIn(serviceContext(c.env), form.credential).catch(async (error: unknown) => {
-      if (error instanceof AppError && error.code === "unauthorized") await countUnknownKey(c.env, address);
+      const lookedUp = typeof form.credential === "string" && wellFormedKey(form.credential.trim());
+      if (error instanceof AppError && error.code === "unauthorized" && lookedUp) await countUnknownKey(c.env, client);
       throw error;
     });
     const { token } = await issueSession(c.env.ADMIN_TOKEN, principal);
@@ -189,7 +192,7 @@ dashboardRouter.post("/sign-in", async (c) => {
     return c.redirect(principal.kind === "admin" ? "/dashboard" : `/dashboard/projects/${principal.projectId}`, 303);
   } catch (error) {
     const appError = appErrorOnly(error);
-    return c.html(<SignInPage page={{ nonce: c.get("nonce") }} error={appError.message} />, appError.status);
+    return c.html(<SignInPage page={{ nonce: c.get("nonce") }} error={appError.message} />, appError.status, appError.headers);
   }
 });
 

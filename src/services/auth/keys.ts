@@ -74,10 +74,16 @@ export const forgetKey = (keyHash: string) => {
   remembered.delete(keyHash);
 };
 
-/** The key when this isolate resolved it in the last few seconds, without reading KV or D1; else null. */
-export async function rememberedKey(plainKey: string): Promise<ResolvedKey | null> {
-  if (!PLAIN_KEY_SHAPE.test(plainKey)) return null;
-  return remembered.get(await sha256Hex(plainKey)) ?? null;
+/** Whether `plainKey` has the shape of a key: anything else is refused without a lookup. */
+export const wellFormedKey = (plainKey: string) => PLAIN_KEY_SHAPE.test(plainKey);
+
+// Hashes of keys this isolate resolved as live in the last 10 minutes: a client refused for
+// unknown keys (lib/unknown-keys.ts) still gets these looked up, revocation included.
+const resolvedRecently = new IsolateCache<true>(10 * 60 * 1000);
+
+/** Whether this isolate resolved `plainKey` as a live key in the last 10 minutes (no KV or D1 read). */
+export async function keyResolvedRecently(plainKey: string): Promise<boolean> {
+  return wellFormedKey(plainKey) && resolvedRecently.get(await sha256Hex(plainKey)) === true;
 }
 
 /** The key's project and kind, or null when the key is unknown, malformed or revoked. */
@@ -88,7 +94,10 @@ export async function resolveKey(store: KeyStore, plainKey: string): Promise<Res
   if (inMemory) return inMemory;
   const revocationsBefore = revocations;
   const resolved = await resolveFromStores(store, keyHash);
-  if (resolved && revocations === revocationsBefore) remembered.set(keyHash, resolved);
+  if (resolved && revocations === revocationsBefore) {
+    remembered.set(keyHash, resolved);
+    resolvedRecently.set(keyHash, true);
+  }
   return resolved;
 }
 
