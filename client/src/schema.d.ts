@@ -4376,14 +4376,15 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
+                /** @description The chain (default 1868) */
                 chainId?: number;
-                /** @description The collection's orders */
+                /** @description The collection's orders (this or offerer is required) */
                 contractAddress?: string;
                 /** @description Only this token's (with contractAddress) */
                 tokenId?: string;
-                /** @description Only this offerer's orders, in every collection unless contractAddress is given */
+                /** @description Only this offerer's orders, in every collection unless contractAddress is given (this or contractAddress is required) */
                 offerer?: string;
-                /** @description As GET /v1/orders/{orderHash} shows it: an active order past its end time counts as expired */
+                /** @description `active`: active and unexpired (an active order past its end time is left out at once, as GET /v1/orders/{orderHash} shows it expired). The others as recorded: an order that lapsed is listed as `expired` once the sweep (every minute) has marked it */
                 status?: "active" | "filled" | "cancelled" | "expired" | "inactive";
                 /** @description Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash */
                 sortBy?: "price:ASC" | "price:DESC";

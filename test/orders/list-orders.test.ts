@@ -28,6 +28,7 @@ describe("GET /v1/orders", () => {
     await seedListing(token(contract, "4"), 50n, { status: "filled" });
     const cancelled = await seedListing(token(contract, "4"), 60n, { status: "cancelled" });
     const lapsed = await seedListing(token(contract, "5"), 70n, { endTime: new Date(Date.now() - hour) });
+    const recordedExpired = await seedListing(token(contract, "6"), 80n, { status: "expired", endTime: new Date(Date.now() - hour) });
     await seedListing(token(contract, "1", 1946), 10n);
     await seedListing(token(uniqueAddress(), "1"), 10n);
 
@@ -48,10 +49,12 @@ describe("GET /v1/orders", () => {
     expect(hashes(third.body)).toEqual([inToken.orderHash]);
     expect(hashes((await list(`contractAddress=${contract}&page=3&limit=2`)).body)).toEqual([]);
 
-    // Other statuses: an active order past its end counts as expired, as its own read says.
+    // Other statuses as recorded: an active order past its end is left out of `active` at once (its
+    // own read says expired) and listed as expired once the sweep has recorded it.
     const expired = await list(`contractAddress=${contract}&status=expired`);
-    expect(hashes(expired.body)).toEqual([lapsed.orderHash]);
+    expect(hashes(expired.body)).toEqual([recordedExpired.orderHash]);
     expect(expired.body.data[0].status).toBe("expired");
+    expect((await call(`/v1/orders/${lapsed.orderHash}`, { apiKey: project.apiKey })).body.status).toBe("expired");
     expect(hashes((await list(`contractAddress=${contract}&status=cancelled`)).body)).toEqual([cancelled.orderHash]);
   });
 

@@ -109,9 +109,12 @@ describe("the order list", () => {
     expect(tokenCount).toBeLessThan(FEW_ROWS);
     expect(pageRows).toBeLessThan(FEW_ROWS);
 
-    const offerer = await listed({ offerer: "0x00000000000000000000000000000000000b0b0b" });
-    expect(offerer.page.data.map((order) => order.orderHash)).toEqual([ask.orderHash]);
-    for (const rows of offerer.rowsRead) expect(rows).toBeLessThan(FEW_ROWS);
+    // An offerer's, alone or in a collection of BULK orders, from the offerer's index.
+    for (const scope of [{}, { contractAddress: collection.contractAddress }]) {
+      const offerer = await listed({ offerer: "0x00000000000000000000000000000000000b0b0b", ...scope });
+      expect(offerer.page.data.map((order) => order.orderHash)).toEqual([ask.orderHash]);
+      for (const rows of offerer.rowsRead) expect(rows).toBeLessThan(FEW_ROWS);
+    }
   });
 });
 

@@ -276,14 +276,17 @@ export const getOrder = createRoute({
 
 export const OrderListQuerySchema = z
   .strictObject({
-    chainId: ChainIdQuery.default(DEFAULT_CHAIN_ID),
-    contractAddress: AddressInput.optional().openapi({ description: "The collection's orders" }),
+    chainId: ChainIdQuery.default(DEFAULT_CHAIN_ID).openapi({ description: `The chain (default ${DEFAULT_CHAIN_ID})` }),
+    contractAddress: AddressInput.optional().openapi({ description: "The collection's orders (this or offerer is required)" }),
     tokenId: UintString.optional().openapi({ description: "Only this token's (with contractAddress)", example: "1" }),
-    offerer: AddressInput.optional().openapi({ description: "Only this offerer's orders, in every collection unless contractAddress is given" }),
+    offerer: AddressInput.optional().openapi({ description: "Only this offerer's orders, in every collection unless contractAddress is given (this or contractAddress is required)" }),
     status: z
       .enum(["active", "filled", "cancelled", "expired", "inactive"])
       .default("active")
-      .openapi({ description: "As GET /v1/orders/{orderHash} shows it: an active order past its end time counts as expired" }),
+      .openapi({
+        description:
+          "`active`: active and unexpired (an active order past its end time is left out at once, as GET /v1/orders/{orderHash} shows it expired). The others as recorded: an order that lapsed is listed as `expired` once the sweep (every minute) has marked it",
+      }),
     sortBy: z.enum(["price:ASC", "price:DESC"]).default("price:ASC").openapi({
       description:
         "Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash",
