@@ -11,7 +11,7 @@ import { insertPendingRow, updatePendingHash } from "../../src/services/engine/t
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
 import { attemptOf, NONCE_TAKEN_CONFIRM_MS, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
-import { fundedProject, spendOutsideTheService, transferIntent, until } from "../helpers/engine";
+import { fundedProject, spendOutsideTheService, transferIntent, until, watchedRecord } from "../helpers/engine";
 import { recordFetches } from "../helpers/fetch-spy";
 import { call } from "../helpers/http";
 import { createTestProject } from "../helpers/projects";
@@ -20,32 +20,8 @@ const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}`;
 
 const intentFor = (projectId: string, walletAddress: string) => transferIntent({ id: projectId, walletAddress }, 0);
 
-function attempt(intent: TxIntent, nonce: number): WatchedTransaction {
-  const fees = { maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" };
-  return {
-    id: intent.transactionId,
-    projectId: intent.projectId,
-    chainId: intent.chainId,
-    walletAddress: intent.walletAddress,
-    walletIndex: intent.walletIndex,
-    kind: intent.kind,
-    subjectId: null,
-    nonce,
-    to: intent.to,
-    data: intent.data,
-    value: intent.value,
-    gas: "21000",
-    ...fees,
-    raw: "0x02",
-    hashes: [{ hash: hash(nonce), purpose: "original", ...fees }],
-    createdAt: Date.now(),
-    pendingSinceBlock: null,
-    polls: 0,
-    bumps: 0,
-    filling: false,
-    settled: false,
-  };
-}
+/** The record of `intent`'s attempt at `nonce` (its hash is hash(nonce)). */
+const attempt = (intent: TxIntent, nonce: number): WatchedTransaction => watchedRecord(intent, nonce);
 
 /** A sequencer a poll must not need, and a watcher store that takes every write. */
 const untouched: SequencerPort = {

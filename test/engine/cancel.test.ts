@@ -12,7 +12,7 @@ import type { TxIntent, WatchedTransaction } from "../../src/services/engine/typ
 import { pollOnce, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop } from "../helpers/drops";
-import { fundedProject, transferIntent, until } from "../helpers/engine";
+import { fundedProject, RECORD_FEES, transferIntent, until, watchedRecord } from "../helpers/engine";
 import { interceptFetch, recordFetches, type SpiedRequest } from "../helpers/fetch-spy";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
@@ -111,35 +111,10 @@ describe("cancelling a pending transaction", () => {
 });
 
 describe("a cancellation the watcher has taken", () => {
-  const fees = { maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" };
+  const fees = RECORD_FEES;
   const fillerHash = `0x${"f1".repeat(32)}`;
-
-  function recordOf(intent: TxIntent, nonce: number, hash: string): WatchedTransaction {
-    return {
-      id: intent.transactionId,
-      projectId: intent.projectId,
-      chainId: intent.chainId,
-      walletAddress: intent.walletAddress,
-      walletIndex: intent.walletIndex,
-      kind: intent.kind,
-      subjectId: null,
-      nonce,
-      to: intent.to,
-      data: intent.data,
-      value: intent.value,
-      gas: "21000",
-      ...fees,
-      raw: "0x02aa",
-      hashes: [{ hash, purpose: "original", ...fees }],
-      createdAt: Date.now(),
-      pendingSinceBlock: null,
-      // Old enough that its regular polls would be a second apart (ENGINE_MAX_POLL_MS).
-      polls: 20,
-      bumps: 0,
-      filling: false,
-      settled: false,
-    };
-  }
+  // Old enough that its regular polls would be a second apart (ENGINE_MAX_POLL_MS).
+  const recordOf = (intent: TxIntent, nonce: number, hash: string) => watchedRecord(intent, nonce, { hash, raw: "0x02aa", polls: 20 });
   /** A sequencer whose `fill` records what it was asked and answers with a filler that has bytes of its own. */
   function sequencerPort(mayRebroadcast: boolean, filled: WatchedTransaction[]): SequencerPort {
     return {
@@ -229,30 +204,8 @@ describe("a cancellation the watcher has taken", () => {
 });
 
 describe("the watcher's cancellation request", () => {
-  const record = (id: string): WatchedTransaction => ({
-    id,
-    projectId: crypto.randomUUID(),
-    chainId: 1868,
-    walletAddress: "0x000000000000000000000000000000000000bEEF",
-    walletIndex: 0,
-    kind: "transfer",
-    subjectId: null,
-    nonce: 0,
-    to: "0x000000000000000000000000000000000000dEaD",
-    data: "0x",
-    value: "1",
-    gas: "21000",
-    maxFeePerGas: "1",
-    maxPriorityFeePerGas: "1",
-    raw: "0x02",
-    hashes: [{ hash: `0x${"ab".repeat(32)}`, purpose: "original", maxFeePerGas: "1", maxPriorityFeePerGas: "1" }],
-    createdAt: Date.now(),
-    pendingSinceBlock: null,
-    polls: 0,
-    bumps: 0,
-    filling: false,
-    settled: false,
-  });
+  const record = (id: string): WatchedTransaction =>
+    watchedRecord({ ...transferIntent({ id: crypto.randomUUID(), walletAddress: "0x000000000000000000000000000000000000bEEF" }, 0), transactionId: id }, 0);
 
   it("moves the alarm to now the first time only, so repeating it cannot make the watcher poll without pause", async () => {
     const id = crypto.randomUUID();

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import type { Address } from "viem";
 import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
-import type { TxIntent } from "../../src/services/engine/types";
+import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
 import { expect } from "vitest";
 import { chainClient, fund, rpc, waitForTransaction } from "./chain";
 import { createTestProject, type TestProject } from "./projects";
@@ -82,4 +82,39 @@ export async function fundedProject(name: string) {
   const wallet = project.walletAddress as Address;
   const [walletIndex, nextNonce] = await Promise.all([walletIndexOf(project.id), chainClient().getTransactionCount({ address: wallet, blockTag: "pending" })]);
   return { project, walletIndex, wallet, nextNonce };
+}
+
+/** The fees of every made-up watcher record (2 gwei cap, 1 gwei tip). */
+export const RECORD_FEES = { maxFeePerGas: "2000000000", maxPriorityFeePerGas: "1000000000" };
+
+/**
+ * A watcher's record of `intent` at `nonce`, as the sequencer would store it but with made-up
+ * bytes (`raw`): its one hash is `hash` (by default the nonce as a 32-byte word); `overrides`
+ * change anything else.
+ */
+export function watchedRecord(intent: TxIntent, nonce: number, { hash, ...overrides }: Partial<WatchedTransaction> & { hash?: string } = {}): WatchedTransaction {
+  return {
+    id: intent.transactionId,
+    projectId: intent.projectId,
+    chainId: intent.chainId,
+    walletAddress: intent.walletAddress,
+    walletIndex: intent.walletIndex,
+    kind: intent.kind,
+    subjectId: null,
+    nonce,
+    to: intent.to,
+    data: intent.data,
+    value: intent.value,
+    gas: "21000",
+    ...RECORD_FEES,
+    raw: "0x02",
+    hashes: [{ hash: hash ?? `0x${nonce.toString(16).padStart(64, "0")}`, purpose: "original", ...RECORD_FEES }],
+    createdAt: Date.now(),
+    pendingSinceBlock: null,
+    polls: 0,
+    bumps: 0,
+    filling: false,
+    settled: false,
+    ...overrides,
+  };
 }
