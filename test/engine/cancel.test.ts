@@ -115,6 +115,20 @@ describe("a cancellation the watcher has taken", () => {
   const fillerHash = `0x${"f1".repeat(32)}`;
   // Old enough that its regular polls would be a second apart (ENGINE_MAX_POLL_MS).
   const recordOf = (intent: TxIntent, nonce: number, hash: string) => watchedRecord(intent, nonce, { hash, raw: "0x02aa", polls: 20 });
+  /** `record` once the sequencer's filler (bytes 0x02bb) has gone out for its nonce. */
+  const withFiller = (record: WatchedTransaction): WatchedTransaction => ({
+    ...record,
+    filling: true,
+    raw: "0x02bb",
+    hashes: [...record.hashes, { hash: fillerHash, purpose: "fill", ...fees }],
+  });
+  /** A new project's transfer at `nonce` whose pending row is written, and its watcher's record (hash `hash`). */
+  async function announcedTransfer(name: string, nonce: number, hash: string) {
+    const owner = await createTestProject(name);
+    const intent = transferIntent({ id: owner.id, walletAddress: owner.walletAddress }, 0);
+    await insertPendingRow(serviceContext(env).db, intent, { nonce, hash, fromAddress: owner.walletAddress, createdAt: new Date() });
+    return recordOf(intent, nonce, hash);
+  }
   /** A sequencer whose `fill` records what it was asked and answers with a filler that has bytes of its own. */
   function sequencerPort(mayRebroadcast: boolean, filled: WatchedTransaction[]): SequencerPort {
     return {
@@ -122,7 +136,7 @@ describe("a cancellation the watcher has taken", () => {
       bump: () => Promise.reject(new Error("no bump expected")),
       fill: (asked) => {
         filled.push(asked);
-        return Promise.resolve({ ...asked, filling: true, raw: "0x02bb", hashes: [...asked.hashes, { hash: fillerHash, purpose: "fill", ...fees }] });
+        return Promise.resolve(withFiller(asked));
       },
       settleReservation: () => Promise.resolve(),
       releaseSubject: () => Promise.resolve(),
@@ -132,12 +146,8 @@ describe("a cancellation the watcher has taken", () => {
   const broadcastBytes = (requests: { body: string | undefined }[]) => requests.map(({ body }) => (JSON.parse(body!) as { params: string[] }).params[0]);
 
   it("waits while the sequencer may still take the transaction back, then sends the filler and nothing of the original", async () => {
-    const owner = await createTestProject("Cancel window");
-    const intent = transferIntent({ id: owner.id, walletAddress: owner.walletAddress }, 0);
     const ctx = serviceContext(env);
-    const txHash = `0x${"c1".repeat(32)}`;
-    await insertPendingRow(ctx.db, intent, { nonce: 40, hash: txHash, fromAddress: owner.walletAddress, createdAt: new Date() });
-    const record = recordOf(intent, 40, txHash);
+    const record = await announcedTransfer("Cancel window", 40, `0x${"c1".repeat(32)}`);
     const filled: WatchedTransaction[] = [];
     const broadcasts = recordFetches(({ body }) => body?.includes('"eth_sendRawTransaction"') ?? false);
 
@@ -153,15 +163,9 @@ describe("a cancellation the watcher has taken", () => {
   });
 
   it("says the transaction was cancelled when the deadline's filler had gone out before the request", async () => {
-    const owner = await createTestProject("Cancel after deadline");
-    const intent = transferIntent({ id: owner.id, walletAddress: owner.walletAddress }, 0);
-    const ctx = serviceContext(env);
-    const txHash = `0x${"c2".repeat(32)}`;
-    await insertPendingRow(ctx.db, intent, { nonce: 41, hash: txHash, fromAddress: owner.walletAddress, createdAt: new Date() });
-    const original = recordOf(intent, 41, txHash);
-    const filling: WatchedTransaction = { ...original, filling: true, raw: "0x02bb", hashes: [...original.hashes, { hash: fillerHash, purpose: "fill", ...fees }] };
+    const filling = withFiller(await announcedTransfer("Cancel after deadline", 41, `0x${"c2".repeat(32)}`));
     const filled: WatchedTransaction[] = [];
-    const polled = await pollOnce(ctx, filling, sequencerPort(true, filled), cancelled);
+    const polled = await pollOnce(serviceContext(env), filling, sequencerPort(true, filled), cancelled);
     expect(filled).toEqual([]);
     expect(polled.record.cancelled).toBe(true);
   });

@@ -1,4 +1,5 @@
 import { getChain } from "../../lib/chains";
+import { pageBody } from "../../lib/page";
 import type { AppRouteHandler } from "../../lib/types";
 import { exploreAssets, getAsset } from "../../services/assets/read-assets";
 import { serviceContext } from "../../services/context";
@@ -7,8 +8,7 @@ import type { exploreAssets as exploreRoute, getAsset as getAssetRoute } from ".
 export const exploreAssetsHandler: AppRouteHandler<typeof exploreRoute> = async (c) => {
   const query = c.req.valid("query");
   if (query.chainId !== undefined) getChain(c.env, query.chainId);
-  const { data, total } = await exploreAssets(serviceContext(c.env), query);
-  return c.json({ data, pagination: { total, page: query.page, limit: query.limit } }, 200);
+  return c.json(pageBody(await exploreAssets(serviceContext(c.env), query), query), 200);
 };
 
 export const getAssetHandler: AppRouteHandler<typeof getAssetRoute> = async (c) => {

@@ -1,3 +1,4 @@
+import { pageBody } from "../../lib/page";
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
 import { getChain } from "../../lib/chains";
@@ -22,6 +23,5 @@ export const getOrderHandler: AppRouteHandler<typeof getOrderRoute> = async (c) 
 export const listOrdersHandler: AppRouteHandler<typeof listRoute> = async (c) => {
   const query = c.req.valid("query");
   getChain(c.env, query.chainId);
-  const { data, total } = await listOrders(serviceContext(c.env), query);
-  return c.json({ data, pagination: { total, page: query.page, limit: query.limit } }, 200);
+  return c.json(pageBody(await listOrders(serviceContext(c.env), query), query), 200);
 };

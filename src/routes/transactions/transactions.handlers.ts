@@ -1,3 +1,4 @@
+import { pageBody } from "../../lib/page";
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
 import { cancelTransaction } from "../../services/transactions/cancel-transaction";
@@ -10,8 +11,7 @@ export const getTransactionHandler: AppRouteHandler<typeof getRoute> = async (c)
 
 export const listTransactionsHandler: AppRouteHandler<typeof listRoute> = async (c) => {
   const query = c.req.valid("query");
-  const { data, total } = await listTransactions(serviceContext(c.env), c.get("auth").projectId, query);
-  return c.json({ data, pagination: { total, page: query.page, limit: query.limit } }, 200);
+  return c.json(pageBody(await listTransactions(serviceContext(c.env), c.get("auth").projectId, query), query), 200);
 };
 
 export const cancelTransactionHandler: AppRouteHandler<typeof cancelRoute> = async (c) => {
