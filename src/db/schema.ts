@@ -269,10 +269,12 @@ export const orders = sqliteTable(
   },
   (t) => [
     index("orders_revival_due_idx").on(t.chainId, t.revivalDueAt).where(sql`${t.revivalDueAt} is not null and ${t.status} = 'inactive'`),
-    index("orders_token_status_price_idx").on(t.chainId, t.contractAddress, t.tokenId, t.status, t.priceSort),
+    // Each list index ends in the price sort, its tie-break and what the list filters on besides
+    // (end_time; an offerer's collection): a page's ids and its count come from the index alone (decision 107).
+    index("orders_token_status_price_idx").on(t.chainId, t.contractAddress, t.tokenId, t.status, t.priceSort, t.orderHash, t.endTime),
     // A collection's floor (trending): its cheapest active order without reading the others (decision 34).
-    index("orders_contract_status_price_idx").on(t.chainId, t.contractAddress, t.status, t.priceSort),
-    index("orders_offerer_idx").on(t.chainId, t.offerer, t.status),
+    index("orders_contract_status_price_idx").on(t.chainId, t.contractAddress, t.status, t.priceSort, t.orderHash, t.endTime),
+    index("orders_offerer_idx").on(t.chainId, t.offerer, t.status, t.priceSort, t.orderHash, t.contractAddress, t.endTime),
     index("orders_status_end_idx").on(t.status, t.endTime),
     index("orders_start_pending_idx").on(t.startPending, t.startTime),
   ],

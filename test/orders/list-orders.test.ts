@@ -58,6 +58,18 @@ describe("GET /v1/orders", () => {
     expect(hashes((await list(`contractAddress=${contract}&status=cancelled`)).body)).toEqual([cancelled.orderHash]);
   });
 
+  it("orders equal prices by hash, a descending list being the ascending one reversed, and pages through them once each", async () => {
+    const contract = uniqueAddress();
+    const sameAsk = await Promise.all(["1", "2", "3", "4"].map((tokenId) => seedListing(token(contract, tokenId), 42n)));
+    const byHash = sameAsk.map((order) => order.orderHash).sort();
+
+    expect(hashes((await list(`contractAddress=${contract}`)).body)).toEqual(byHash);
+    expect(hashes((await list(`contractAddress=${contract}&sortBy=price:DESC`)).body)).toEqual([...byHash].reverse());
+    const paged: string[] = [];
+    for (const pageNumber of [1, 2, 3, 4]) paged.push(...hashes((await list(`contractAddress=${contract}&sortBy=price:DESC&page=${pageNumber}&limit=1`)).body));
+    expect(paged).toEqual([...byHash].reverse());
+  });
+
   it("narrows to one token, to one offerer across collections, or both", async () => {
     const [contract, other] = [uniqueAddress(), uniqueAddress()];
     const offerer = uniqueAddress();

@@ -25,14 +25,19 @@ const BULK = 400;
 const FEW_ROWS = 40;
 const HOUR = 3_600_000;
 
-/** `count` orders on tokens 100000.. of `contract`, straight in SQL (one statement). */
+/**
+ * `count` orders on tokens 100000.. of `contract`, straight in SQL (one statement). Their stored
+ * parameters are the least an order view reads: no items.
+ */
 async function bulkOrders(contract: string, count: number, status: "active" | "expired", endTime: number) {
   await env.DB.prepare(
-    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1),
+       o(i, offerer) as (select i, '0x' || lower(hex(randomblob(20))) from n)
      insert into orders (order_hash, chain_id, status, offerer, contract_address, token_id, quantity, unit_price, price_sort,
        price_symbol, start_time, end_time, counter, parameters, signature)
-     select '0x' || lower(hex(randomblob(32))), 1868, ?2, '0x' || lower(hex(randomblob(20))), ?3, cast(100000 + i as text), '1',
-       cast(1000 + i as text), '0' || printf('%078d', 1000 + i), 'ETH', 0, ?4, '0', '{}', '0x' from n`,
+     select '0x' || lower(hex(randomblob(32))), 1868, ?2, offerer, ?3, cast(100000 + i as text), '1',
+       cast(1000 + i as text), '0' || printf('%078d', 1000 + i), 'ETH', 0, ?4, '0',
+       json_object('offerer', offerer, 'zone', '0x0000000000000000000000000000000000000000', 'offer', json('[]'), 'consideration', json('[]')), '0x' from o`,
   )
     .bind(count, status, contract, endTime)
     .run();
@@ -99,8 +104,7 @@ describe("the order list", () => {
     expect(token.page.data.map((order) => order.orderHash)).toContain(ask.orderHash);
     for (const rows of token.rowsRead) expect(rows).toBeLessThan(FEW_ROWS);
 
-    // The count reads the collection's BULK orders (it counts them); the page, about a page. One
-    // row: the bulk orders' stored parameters are not a view's.
+    // The count reads the collection's BULK orders (it counts them); the page, about a page.
     const collectionPage = await listed({ contractAddress: collection.contractAddress, sortBy: "price:DESC", limit: 1 });
     expect(collectionPage.page.data.map((order) => order.orderHash)).toEqual([ask.orderHash]);
     expect(collectionPage.page.total).toBeGreaterThan(BULK);
@@ -114,6 +118,41 @@ describe("the order list", () => {
       const offerer = await listed({ offerer: "0x00000000000000000000000000000000000b0b0b", ...scope });
       expect(offerer.page.data.map((order) => order.orderHash)).toEqual([ask.orderHash]);
       for (const rows of offerer.rowsRead) expect(rows).toBeLessThan(FEW_ROWS);
+    }
+  });
+});
+
+describe("the order list's indexes", () => {
+  const LIST_INDEX = /^SEARCH orders USING COVERING INDEX orders_(token_status_price|contract_status_price|offerer)_idx /;
+  const BY_HASH = /^SEARCH orders USING INDEX sqlite_autoindex_orders_1 \(order_hash=\?\)$/;
+  const planOf = async (statement: { sql: string; params: unknown[] }) =>
+    (await env.DB.prepare(`explain query plan ${statement.sql}`).bind(...statement.params).all<{ id: number; parent: number; detail: string }>()).results;
+
+  it("give a page's ids and its count without reading table rows, in either direction", async () => {
+    const offerer = "0x00000000000000000000000000000000000b0b0b";
+    const scopes: Partial<OrderListQuery>[] = [
+      { contractAddress: collection.contractAddress },
+      { contractAddress: collection.contractAddress, tokenId: "9" },
+      { offerer },
+      { offerer, contractAddress: collection.contractAddress },
+    ];
+    for (const scope of scopes) {
+      for (const sortBy of ["price:ASC", "price:DESC"] as const) {
+        const { d1, statements } = recordingD1();
+        await listOrders({ env, db: createDb(d1) }, { chainId: 1868, status: "active", sortBy, page: 3, limit: 5, ...scope });
+        for (const statement of statements) {
+          const plan = await planOf(statement);
+          const context = `${JSON.stringify(scope)} ${sortBy}: ${plan.map((step) => step.detail).join("; ")}`;
+          const reads = plan.filter((step) => / orders /.test(`${step.detail} `));
+          // Counts and page ids on a list index, covering; only the page's own rows by hash.
+          for (const step of reads) expect(step.detail, context).toMatch(new RegExp(`${LIST_INDEX.source}|${BY_HASH.source}`));
+          expect(reads.filter((step) => BY_HASH.test(step.detail)).length, context).toBeLessThanOrEqual(1);
+          // The page's ids come off the index in order: no sort of the skipped rows.
+          const subqueries = new Set(plan.filter((step) => /SUBQUERY/.test(step.detail)).map((step) => step.id));
+          const sortsInside = plan.filter((step) => subqueries.has(step.parent) && /TEMP B-TREE/.test(step.detail));
+          expect(sortsInside, context).toEqual([]);
+        }
+      }
     }
   });
 });

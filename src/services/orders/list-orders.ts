@@ -1,7 +1,7 @@
 // A collection's, a token's or an offerer's orders, cheapest first (decision 106): the asks a
 // marketplace shows beside a token, on orders_contract_status_price_idx,
-// orders_token_status_price_idx or orders_offerer_idx.
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+// orders_token_status_price_idx or orders_offerer_idx, each covering its list (decision 107).
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { orders } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { orderView, type OrderView } from "./order-view";
@@ -21,7 +21,8 @@ export interface OrderListQuery {
   limit: number;
 }
 
-// `+end_time`: no index is used for the range. SQLite without statistics rates `status = ? and
+// `+end_time`: the range is checked on the list index's own entries, never searched on an index
+// of its own. SQLite without statistics rates `status = ? and
 // end_time > ?` on orders_status_end_idx above the collection's, token's or offerer's equalities
 // and would walk every active order of every collection (decision 34).
 const endsAfter = (now: Date) => sql`+${orders.endTime} > ${now.getTime()}`;
@@ -51,8 +52,17 @@ function whereOf(query: OrderListQuery, now: Date): SQL | undefined {
   );
 }
 
-const page = ({ db }: ServiceContext, where: SQL | undefined, direction: typeof asc, limit: number, offset: number) =>
-  db.select().from(orders).where(where).orderBy(direction(orders.priceSort), asc(orders.orderHash)).limit(limit).offset(offset);
+/**
+ * The page's ids from the index alone (it holds the sort, its tie-break and every filtered
+ * column), then those rows: skipped rows never leave the index, and their stored parameters are
+ * never read. Equal prices go by order hash in the sort's direction, so a descending list is the
+ * ascending one reversed, and both are one index range.
+ */
+function page({ db }: ServiceContext, where: SQL | undefined, direction: typeof asc, limit: number, offset: number) {
+  const ordering = [direction(orders.priceSort), direction(orders.orderHash)];
+  const ids = db.select({ orderHash: orders.orderHash }).from(orders).where(where).orderBy(...ordering).limit(limit).offset(offset);
+  return db.select().from(orders).where(inArray(orders.orderHash, ids)).orderBy(...ordering);
+}
 
 export async function listOrders(ctx: ServiceContext, query: OrderListQuery): Promise<{ data: OrderView[]; total: number }> {
   const { db } = ctx;
