@@ -4386,7 +4386,7 @@ export interface operations {
                 offerer?: string;
                 /** @description `active`: active and unexpired (an active order past its end time is left out at once, as GET /v1/orders/{orderHash} shows it expired). The others as recorded: an order that lapsed is listed as `expired` once the sweep (every minute) has marked it */
                 status?: "active" | "filled" | "cancelled" | "expired" | "inactive";
-                /** @description Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash in the sort's direction, so `price:DESC` is `price:ASC` reversed within each currency */
+                /** @description Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash in the sort's direction, so `price:DESC` lists the native-priced orders, then the ERC20-priced ones, each in the reverse of their `price:ASC` order */
                 sortBy?: "price:ASC" | "price:DESC";
                 /** @description Page number, from 1 */
                 page?: number;

@@ -289,7 +289,7 @@ export const OrderListQuerySchema = z
       }),
     sortBy: z.enum(["price:ASC", "price:DESC"]).default("price:ASC").openapi({
       description:
-        "Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash in the sort's direction, so `price:DESC` is `price:ASC` reversed within each currency",
+        "Prices in different currencies do not compare, so in both directions orders priced in the native currency come first, then those priced in an ERC20 (by the raw token amount); equal prices by order hash in the sort's direction, so `price:DESC` lists the native-priced orders, then the ERC20-priced ones, each in the reverse of their `price:ASC` order",
     }),
     page: PageQuery,
     limit: LimitQuery,
