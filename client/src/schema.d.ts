@@ -522,13 +522,13 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description The project's live endpoints (never their secrets).
+         * @description The project's endpoints that are not deleted, disabled ones included with the reason (never their secrets).
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (after a rotation, for a while, a second `v1` made with the previous secret: accept a request when any `v1` matches), `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h (a 429's or 503's `Retry-After` is honoured when longer than the backoff step, up to 6 h). Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on `body.url`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an `Idempotency-Key`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
+         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (after a rotation, for a while, a second `v1` made with the previous secret: accept a request when any `v1` matches), `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h (a 429's or 503's `Retry-After` is honoured when longer than the backoff step, up to 6 h). An endpoint that answers 410 Gone, or whose every attempt fails for 5 days, is disabled until POST /v1/webhooks/{id}/enable. Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on `body.url`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an `Idempotency-Key`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -588,7 +588,7 @@ export interface paths {
         put?: never;
         /**
          * Send a finished delivery again
-         * @description Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already), as is one of an endpoint whose URL the rules now refuse (it would fail again unsent); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.
+         * @description Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already), as is one of a disabled endpoint (enable it first) or of an endpoint whose URL the rules now refuse (it would fail again unsent); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.
          */
         post: operations["resendWebhookDelivery"];
         delete?: never;
@@ -608,7 +608,7 @@ export interface paths {
         put?: never;
         /**
          * Send every failed delivery of a time range again
-         * @description Queues the endpoint's `failed` deliveries of events created in [`since`, `until`) for a new try now (the oldest of the range first when there are more than one call takes; they then go out in the order they were first queued), each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); `delivered` and `pending` ones are left alone. At most 1000 per call: `more` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404; one whose URL the rules now refuse (a private address) is 409 `conflict`, since its deliveries would fail again unsent. With an `Idempotency-Key`, a retry replays the first 202.
+         * @description Queues the endpoint's `failed` deliveries of events created in [`since`, `until`) for a new try now (the oldest of the range first when there are more than one call takes; they then go out in the order they were first queued), each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); `delivered` and `pending` ones are left alone. At most 1000 per call: `more` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404; a disabled one (enable it first) or one whose URL the rules now refuse (a private address) is 409 `conflict`, since its deliveries would fail again unsent. With an `Idempotency-Key`, a retry replays the first 202.
          */
         post: operations["recoverWebhookDeliveries"];
         delete?: never;
@@ -631,6 +631,26 @@ export interface paths {
          * @description Derives a new signing secret (`secretVersion` + 1) and shows it once. For `keepPreviousForSeconds` (default 86400, at most 604800; 0 stops it at once) deliveries carry two signatures, `t=…,v1=<new>,v1=<previous>`, so a receiver can switch to the new secret without rejecting events; only the secret just replaced is honoured, so a second rotation ends the first one's overlap. The body may be empty. A rotation that another one overtook between its read and its write gets 409 `conflict` (nothing changed); a deleted or foreign endpoint is 404. With an `Idempotency-Key`, a retry replays the first response, the same secret included (derived again, never stored; after a later rotation that secret no longer signs).
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook endpoint
+         * @description An endpoint is disabled when it answers 410 Gone (the receiver says the subscription is gone) or when every attempt has failed for 5 days; its pending deliveries then fail, and events meanwhile are recorded as failed deliveries without being sent. Enabling it sends new events again, its failure count started over; to send what failed meanwhile, POST /v1/webhooks/{id}/recover with the range. Resends and recovers on a disabled endpoint are 409 `conflict`. Enabling an enabled endpoint changes nothing. A deleted or foreign endpoint is 404. The body is empty.
+         */
+        post: operations["enableWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1451,6 +1471,18 @@ export interface components {
             id: string;
             url: string;
             events: ("transaction.pending" | "transaction.confirmed" | "transaction.reverted" | "transaction.failed" | "order.filled")[];
+            /**
+             * @description `disabled` once the endpoint answered 410 Gone or every attempt failed for 5 days: its events are then recorded as failed deliveries, unsent, until POST /v1/webhooks/{id}/enable
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            disabledAt: string | null;
+            /** @example null */
+            disabledReason: string | null;
             /**
              * @description Which signing secret is current: 1 at registration, +1 per rotation
              * @example 1
@@ -4920,6 +4952,9 @@ export interface operations {
                      *             "transaction.confirmed",
                      *             "transaction.failed"
                      *           ],
+                     *           "status": "enabled",
+                     *           "disabledAt": null,
+                     *           "disabledReason": null,
                      *           "secretVersion": 1,
                      *           "previousSecretExpiresAt": null,
                      *           "createdAt": "2026-11-21T12:00:00.000Z"
@@ -5015,6 +5050,9 @@ export interface operations {
                      *         "transaction.confirmed",
                      *         "transaction.failed"
                      *       ],
+                     *       "status": "enabled",
+                     *       "disabledAt": null,
+                     *       "disabledReason": null,
                      *       "secretVersion": 1,
                      *       "previousSecretExpiresAt": null,
                      *       "createdAt": "2026-11-21T12:00:00.000Z",
@@ -5549,6 +5587,9 @@ export interface operations {
                      *         "transaction.confirmed",
                      *         "transaction.failed"
                      *       ],
+                     *       "status": "enabled",
+                     *       "disabledAt": null,
+                     *       "disabledReason": null,
                      *       "secretVersion": 2,
                      *       "previousSecretExpiresAt": "2026-11-21T12:00:04.000Z",
                      *       "createdAt": "2026-11-21T12:00:00.000Z",
@@ -5605,6 +5646,113 @@ export interface operations {
             };
             /** @description Error: payload_too_large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: rate_limited */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next request with this key */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description A UUID, any case */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, enabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6c5d4e3f-2a1b-4c9d-8e7f-0a1b2c3d4e5f",
+                     *       "url": "https://hooks.acme.example.net/mintyard",
+                     *       "events": [
+                     *         "transaction.confirmed",
+                     *         "transaction.failed"
+                     *       ],
+                     *       "status": "enabled",
+                     *       "disabledAt": null,
+                     *       "disabledReason": null,
+                     *       "secretVersion": 1,
+                     *       "previousSecretExpiresAt": null,
+                     *       "createdAt": "2026-11-21T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Error: validation_error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: conflict, idempotency_conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,6 +37,7 @@ export const OPERATION_SECURITY: Record<string, readonly SecurityScheme[]> = {
   "POST /v1/webhooks/{id}/deliveries/{deliveryId}/resend": ["SecretKey"],
   "POST /v1/webhooks/{id}/recover": ["SecretKey"],
   "POST /v1/webhooks/{id}/rotate-secret": ["SecretKey"],
+  "POST /v1/webhooks/{id}/enable": ["SecretKey"],
 };
 
 export type SecurityScheme = "ApiKey" | "SecretKey" | "AdminToken";

@@ -419,6 +419,11 @@ export const webhookEndpoints = sqliteTable(
     previousSecretUntil: integer("previous_secret_until", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
     deletedAt: integer("deleted_at", { mode: "timestamp_ms" }),
+    /** Set when the endpoint answered 410 Gone or failed every attempt for days; cleared by enabling it (decision 108). */
+    disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
+    disabledReason: text("disabled_reason"),
+    /** The first failed attempt since the last delivered one; null while the endpoint answers. */
+    failingSince: integer("failing_since", { mode: "timestamp_ms" }),
   },
   (t) => [index("webhook_endpoints_project_idx").on(t.projectId, t.deletedAt)],
 );

@@ -17,8 +17,9 @@ export const hookUrl = (name: string) => `${env.WEBHOOK_RECEIVER_URL}/hooks/${na
 /** Every delivery the receiver got at `name`, in order, with the status it answered. */
 export const received = async (name: string): Promise<Received[]> => (await fetch(`${env.WEBHOOK_RECEIVER_URL}/__received/${name}`)).json();
 
-/** The receiver answers the next `count` deliveries at `name` with 500. */
-export const failNext = (name: string, count: number) => fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/${name}`, { method: "POST", body: JSON.stringify({ count }) });
+/** The receiver answers the next `count` deliveries at `name` with `status` (500 unless said). */
+export const failNext = (name: string, count: number, status = 500) =>
+  fetch(`${env.WEBHOOK_RECEIVER_URL}/__fail/${name}`, { method: "POST", body: JSON.stringify({ count, status }) });
 
 /** A transaction.confirmed delivery row made `ageMs` ago and due `dueSinceMs` ago; returns its event id. */
 export async function queuedDelivery(endpointId: string, projectId: string, ageMs: number, dueSinceMs = 1_000): Promise<string> {

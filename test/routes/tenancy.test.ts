@@ -125,6 +125,13 @@ const crossTenant: Case[] = [
     code: "not_found",
   },
   {
+    operation: "POST /v1/webhooks/{id}/enable",
+    path: () => `/v1/webhooks/${bWebhookId}/enable`,
+    options: () => ({ method: "POST", secretKey: a.secretKey }),
+    status: 404,
+    code: "not_found",
+  },
+  {
     operation: "GET /v1/webhooks",
     path: () => "/v1/webhooks",
     options: () => withA(),
@@ -171,6 +178,13 @@ const wrongKind: Case[] = [
     operation: "POST /v1/webhooks/{id}/recover (B's publishable key)",
     path: () => `/v1/webhooks/${bWebhookId}/recover`,
     options: () => ({ apiKey: b.apiKey, body: { since: "2020-01-01T00:00:00Z" } }),
+    status: 403,
+    code: "forbidden",
+  },
+  {
+    operation: "POST /v1/webhooks/{id}/enable (B's publishable key)",
+    path: () => `/v1/webhooks/${bWebhookId}/enable`,
+    options: () => ({ method: "POST", apiKey: b.apiKey }),
     status: 403,
     code: "forbidden",
   },

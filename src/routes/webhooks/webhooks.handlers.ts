@@ -1,11 +1,12 @@
 import type { AppRouteHandler } from "../../lib/types";
 import { serviceContext } from "../../services/context";
-import { deleteEndpoint, listDeliveries, listEndpoints, registerEndpoint, resendDelivery, rotateEndpointSecret } from "../../services/webhooks/endpoints";
+import { deleteEndpoint, enableEndpoint, listDeliveries, listEndpoints, registerEndpoint, resendDelivery, rotateEndpointSecret } from "../../services/webhooks/endpoints";
 import { recoverFailedDeliveries } from "../../services/webhooks/recover";
 import type {
   createWebhook,
   recoverDeliveries,
   deleteWebhook,
+  enableWebhook,
   listDeliveries as listDeliveriesRoute,
   listWebhooks,
   resendDelivery as resendDeliveryRoute,
@@ -44,4 +45,8 @@ export const recoverDeliveriesHandler: AppRouteHandler<typeof recoverDeliveries>
 export const rotateWebhookSecretHandler: AppRouteHandler<typeof rotateWebhookSecret> = async (c) => {
   // The body is optional: without one the validator yields {} and the defaults apply.
   return c.json(await rotateEndpointSecret(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id, c.req.valid("json")), 200);
+};
+
+export const enableWebhookHandler: AppRouteHandler<typeof enableWebhook> = async (c) => {
+  return c.json(await enableEndpoint(serviceContext(c.env), c.get("auth").projectId, c.req.valid("param").id), 200);
 };

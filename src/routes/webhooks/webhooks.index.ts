@@ -9,4 +9,5 @@ export const webhooksRouter = createRouter()
   .openapi(routes.listDeliveries, handlers.listDeliveriesHandler)
   .openapi(routes.resendDelivery, handlers.resendDeliveryHandler)
   .openapi(routes.recoverDeliveries, handlers.recoverDeliveriesHandler)
-  .openapi(routes.rotateWebhookSecret, handlers.rotateWebhookSecretHandler);
+  .openapi(routes.rotateWebhookSecret, handlers.rotateWebhookSecretHandler)
+  .openapi(routes.enableWebhook, handlers.enableWebhookHandler);

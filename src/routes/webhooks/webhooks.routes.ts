@@ -4,12 +4,14 @@ import { idempotency, idempotencyKeeping } from "../../lib/idempotency";
 import { IsoDateTime, IsoDateTimeInput, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";
+import { DISABLE_AFTER_FAILING_MS } from "../../services/webhooks/endpoint-health";
 import { PREVIOUS_SECRET_DEFAULT_SECONDS, PREVIOUS_SECRET_MAX_SECONDS } from "../../services/webhooks/endpoints";
 import { RECOVER_MAX_PER_CALL } from "../../services/webhooks/recover";
 import { registrationResponse, rotationResponse } from "../../services/webhooks/stored-response";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
 
 const tags = ["Webhooks"];
+const DISABLE_AFTER_FAILING_DAYS = DISABLE_AFTER_FAILING_MS / 86_400_000;
 const EventName = z.string().openapi({ enum: [...WEBHOOK_EVENTS], example: "transaction.confirmed" });
 
 export const WebhookEndpointSchema = z
@@ -17,6 +19,11 @@ export const WebhookEndpointSchema = z
     id: Uuid,
     url: z.string(),
     events: z.array(EventName),
+    status: z.enum(["enabled", "disabled"]).openapi({
+      description: `\`disabled\` once the endpoint answered 410 Gone or every attempt failed for ${DISABLE_AFTER_FAILING_DAYS} days: its events are then recorded as failed deliveries, unsent, until POST /v1/webhooks/{id}/enable`,
+    }),
+    disabledAt: IsoDateTime.nullable(),
+    disabledReason: z.string().nullable().openapi({ example: null }),
     secretVersion: z.number().int().openapi({ description: "Which signing secret is current: 1 at registration, +1 per rotation", example: 1 }),
     previousSecretExpiresAt: IsoDateTime.nullable().openapi({ description: "Until when deliveries also carry a signature with the previous secret; null when they do not" }),
     createdAt: IsoDateTime,
@@ -46,6 +53,9 @@ const exampleEndpoint: z.input<typeof WebhookEndpointSchema> = {
   id: "6c5d4e3f-2a1b-4c9d-8e7f-0a1b2c3d4e5f",
   url: "https://hooks.acme.example.net/mintyard",
   events: ["transaction.confirmed", "transaction.failed"],
+  status: "enabled",
+  disabledAt: null,
+  disabledReason: null,
   secretVersion: 1,
   previousSecretExpiresAt: null,
   createdAt: EXAMPLE.createdAt,
@@ -61,7 +71,7 @@ export const createWebhook = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotencyKeeping(registrationResponse)] as const,
   summary: "Register a webhook endpoint",
-  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\` (after a rotation, for a while, a second \`v1\` made with the previous secret: accept a request when any \`v1\` matches), \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h (a 429's or 503's \`Retry-After\` is honoured when longer than the backoff step, up to 6 h). Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on \`body.url\`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an \`Idempotency-Key\`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.`,
+  description: `Deliveries are JSON \`{id, type, createdAt, data}\` POSTed with \`Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>\` (after a rotation, for a while, a second \`v1\` made with the previous secret: accept a request when any \`v1\` matches), \`Mintyard-Event\` and \`Mintyard-Delivery\` headers, at least once, retried with backoff for 24 h (a 429's or 503's \`Retry-After\` is honoured when longer than the backoff step, up to 6 h). An endpoint that answers 410 Gone, or whose every attempt fails for ${DISABLE_AFTER_FAILING_DAYS} days, is disabled until POST /v1/webhooks/{id}/enable. Events: ${WEBHOOK_EVENTS.join(", ")}. The URL must be https to a public host: \`localhost\`, \`*.localhost\` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on \`body.url\`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an \`Idempotency-Key\`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.`,
   request: {
     headers: IdempotencyHeaders,
     ...jsonBody(
@@ -86,7 +96,7 @@ export const listWebhooks = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey] as const,
   summary: "List webhook endpoints",
-  description: "The project's live endpoints (never their secrets).",
+  description: "The project's endpoints that are not deleted, disabled ones included with the reason (never their secrets).",
   responses: {
     200: jsonContent(z.object({ data: z.array(WebhookEndpointSchema) }), "Endpoints", { data: [exampleEndpoint] }),
     ...operationErrors({ auth: "secretKey" }),
@@ -146,7 +156,7 @@ export const resendDelivery = createRoute({
   middleware: [secretKey, idempotency] as const,
   summary: "Send a finished delivery again",
   description:
-    "Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already), as is one of an endpoint whose URL the rules now refuse (it would fail again unsent); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.",
+    "Queues a `failed` or `delivered` delivery of this endpoint for a new try now: the same payload, event id and `Mintyard-Delivery` id (receivers de-duplicate on the event id), a fresh signature, and a new 24 h retry window with the backoff starting over (`attempts` counts from 0 again, `deliveredAt` is cleared until it is delivered again). A delivery still `pending` is 409 `conflict` (it is queued already), as is one of a disabled endpoint (enable it first) or of an endpoint whose URL the rules now refuse (it would fail again unsent); one of a deleted endpoint, or purged 30 days after its last attempt, is 404. With an `Idempotency-Key`, a retry replays the first 202.",
   request: { headers: IdempotencyHeaders, params: IdParams.extend({ deliveryId: uuidPathParam("deliveryId") }) },
   responses: {
     202: jsonContent(WebhookDeliverySchema, "Queued; the endpoint's dispatcher sends it now", {
@@ -186,7 +196,7 @@ export const recoverDeliveries = createRoute({
   security: SECRET_SECURITY,
   middleware: [secretKey, idempotency] as const,
   summary: "Send every failed delivery of a time range again",
-  description: `Queues the endpoint's \`failed\` deliveries of events created in [\`since\`, \`until\`) for a new try now (the oldest of the range first when there are more than one call takes; they then go out in the order they were first queued), each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); \`delivered\` and \`pending\` ones are left alone. At most ${RECOVER_MAX_PER_CALL} per call: \`more\` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404; one whose URL the rules now refuse (a private address) is 409 \`conflict\`, since its deliveries would fail again unsent. With an \`Idempotency-Key\`, a retry replays the first 202.`,
+  description: `Queues the endpoint's \`failed\` deliveries of events created in [\`since\`, \`until\`) for a new try now (the oldest of the range first when there are more than one call takes; they then go out in the order they were first queued), each as a single resend does it (same payload and ids, a fresh signature, a new 24 h retry window, backoff from the start); \`delivered\` and \`pending\` ones are left alone. At most ${RECOVER_MAX_PER_CALL} per call: \`more\` is true while failed deliveries of the range remain, and calling again with the same range queues the next ones. Failed deliveries are kept 30 days after their last attempt. A deleted or foreign endpoint is 404; a disabled one (enable it first) or one whose URL the rules now refuse (a private address) is 409 \`conflict\`, since its deliveries would fail again unsent. With an \`Idempotency-Key\`, a retry replays the first 202.`,
   request: { headers: IdempotencyHeaders, params: IdParams, ...jsonBody(RecoverBody, "The range of event times", { since: EXAMPLE.createdAt }) },
   responses: {
     202: jsonContent(
@@ -199,7 +209,7 @@ export const recoverDeliveries = createRoute({
       "Queued; the endpoint's dispatcher sends them from now on",
       { requeued: 12, more: false },
     ),
-    ...operationErrors({ auth: "secretKey", input: true, body: true, idempotent: true }, "not_found"),
+    ...operationErrors({ auth: "secretKey", input: true, body: true, idempotent: true }, "not_found", "conflict"),
   },
 });
 
@@ -234,5 +244,21 @@ export const rotateWebhookSecret = createRoute({
       secret: "whsec_Z8pR2vN5xK1cT7yB4mQ9wE3hJ6uA0sD2fG5lO8iV1",
     }),
     ...operationErrors({ auth: "secretKey", input: true, body: true, idempotent: true }, "not_found", "conflict"),
+  },
+});
+
+export const enableWebhook = createRoute({
+  method: "post",
+  path: "/v1/webhooks/{id}/enable",
+  operationId: "enableWebhook",
+  tags,
+  security: SECRET_SECURITY,
+  middleware: [secretKey, idempotency] as const,
+  summary: "Enable a disabled webhook endpoint",
+  description: `An endpoint is disabled when it answers 410 Gone (the receiver says the subscription is gone) or when every attempt has failed for ${DISABLE_AFTER_FAILING_DAYS} days; its pending deliveries then fail, and events meanwhile are recorded as failed deliveries without being sent. Enabling it sends new events again, its failure count started over; to send what failed meanwhile, POST /v1/webhooks/{id}/recover with the range. Resends and recovers on a disabled endpoint are 409 \`conflict\`. Enabling an enabled endpoint changes nothing. A deleted or foreign endpoint is 404. The body is empty.`,
+  request: { headers: IdempotencyHeaders, params: IdParams },
+  responses: {
+    200: jsonContent(WebhookEndpointSchema, "The endpoint, enabled", exampleEndpoint),
+    ...operationErrors({ auth: "secretKey", input: true, idempotent: true }, "not_found"),
   },
 });

@@ -1,5 +1,5 @@
 import { kickWebhooks, sequencerStub } from "../../durable-objects/stubs";
-import { enqueueWebhookStatement, webhookPayload } from "../webhooks/events";
+import { enqueueWebhookStatement, queuedForProjects, webhookPayload } from "../webhooks/events";
 import { AppError, forbidden, OutcomeUnknownError } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { projects } from "../../db/schema";
@@ -92,5 +92,5 @@ export async function announcePending(ctx: ServiceContext, projectId: string, tr
     { sql: "?", params: [projectId] },
     { sql: "exists (select 1 from transactions where id = ? and status = 'pending')", params: [transaction.id] },
   ).run();
-  if (queued.meta.changes) await kickWebhooks(ctx.env, projectId);
+  if (queuedForProjects([queued]).length) await kickWebhooks(ctx.env, projectId);
 }

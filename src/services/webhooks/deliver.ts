@@ -6,6 +6,7 @@ import { and, asc, eq, isNull, lte, min } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { attemptDelivery, endpointUnavailable } from "./attempt";
+import { noteAttempt, type EndpointHealth } from "./endpoint-health";
 import { signingSecrets } from "./signing";
 import { refusedEndpointUrl } from "./webhook-url";
 
@@ -42,9 +43,11 @@ export function nextAttemptAt(
   return nowMs >= deadline ? null : Math.min(nowMs + delay, deadline);
 }
 
-// Pending deliveries of endpoints not deleted. Deleting an endpoint fails its pending rows in the
-// same batch; the join keeps any row that escaped that (written by an older version) unsent.
-const pendingOnLiveEndpoint = and(eq(webhookDeliveries.status, "pending"), isNull(webhookEndpoints.deletedAt));
+// Pending deliveries of endpoints neither deleted nor disabled. Deleting or disabling an endpoint
+// fails its pending rows in the same batch; the join keeps any row that escaped that (written by
+// an older version) unsent.
+const onLiveEndpoint = and(isNull(webhookEndpoints.deletedAt), isNull(webhookEndpoints.disabledAt));
+const pendingOnLiveEndpoint = and(eq(webhookDeliveries.status, "pending"), onLiveEndpoint);
 
 async function stillPending(ctx: ServiceContext, deliveryId: string): Promise<boolean> {
   const row = await ctx.db.select({ status: webhookDeliveries.status }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).get();
@@ -53,9 +56,15 @@ async function stillPending(ctx: ServiceContext, deliveryId: string): Promise<bo
 
 export function liveEndpoints({ db }: ServiceContext, projectId: string) {
   return db
-    .select({ id: webhookEndpoints.id, url: webhookEndpoints.url, secretVersion: webhookEndpoints.secretVersion, previousSecretUntil: webhookEndpoints.previousSecretUntil })
+    .select({
+      id: webhookEndpoints.id,
+      url: webhookEndpoints.url,
+      secretVersion: webhookEndpoints.secretVersion,
+      previousSecretUntil: webhookEndpoints.previousSecretUntil,
+      failingSince: webhookEndpoints.failingSince,
+    })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt)));
+    .where(and(eq(webhookEndpoints.projectId, projectId), onLiveEndpoint));
 }
 
 // On webhook_deliveries_endpoint_due_idx: the endpoint's due rows, never its delivered history.
@@ -106,7 +115,7 @@ function failRefusedEndpoint(ctx: ServiceContext, endpointId: string, problem: s
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
 }
 
-type DeliveringEndpoint = Parameters<typeof signingSecrets>[1] & { url: string };
+type DeliveringEndpoint = Parameters<typeof signingSecrets>[1] & EndpointHealth & { url: string };
 
 async function deliverToEndpoint(ctx: ServiceContext, endpoint: DeliveringEndpoint, now: number): Promise<void> {
   const due = await dueForEndpoint(ctx, endpoint.id, now).all();
@@ -139,6 +148,7 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: DeliveringEndpoi
       // Only while still pending: deleting the endpoint during the attempt failed the row, and
       // this answer must not bring it back for another retry.
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
+    if (await noteAttempt(ctx, endpoint, result, attemptedAt)) return;
     if (!result.ok && endpointUnavailable(result)) {
       // Until this delivery's own next try: near its window's end that is sooner than a full
       // backoff step (up to 6 h), which the others must not wait out. One whose window just

@@ -1,5 +1,5 @@
-// POST/GET/DELETE /v1/webhooks, secret rotation, the delivery log and resends.
-import { and, desc, eq, exists, isNull, ne, sql } from "drizzle-orm";
+// POST/GET/DELETE /v1/webhooks, secret rotation, enabling, the delivery log and resends.
+import { and, desc, eq, exists, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
@@ -20,6 +20,9 @@ const endpointView = (row: EndpointRow, nowMs = Date.now()) => ({
   id: row.id,
   url: row.url,
   events: JSON.parse(row.events) as WebhookEvent[],
+  status: row.disabledAt ? ("disabled" as const) : ("enabled" as const),
+  disabledAt: row.disabledAt?.toISOString() ?? null,
+  disabledReason: row.disabledAt ? row.disabledReason : null,
   secretVersion: row.secretVersion,
   previousSecretExpiresAt: row.previousSecretUntil && row.previousSecretUntil.getTime() > nowMs ? row.previousSecretUntil.toISOString() : null,
   createdAt: row.createdAt.toISOString(),
@@ -51,7 +54,7 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
     if (live.some((row) => row.url === url)) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
     throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
   }
-  return { id, url, events, secretVersion: 1, previousSecretExpiresAt: null, createdAt: createdAt.toISOString(), secret };
+  return { id, url, events, status: "enabled" as const, disabledAt: null, disabledReason: null, secretVersion: 1, previousSecretExpiresAt: null, createdAt: createdAt.toISOString(), secret };
 }
 
 /**
@@ -104,21 +107,27 @@ async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
 /** A delivery sent again, as decision 80 sends it: due now, a new 24 h window, the backoff from the start. */
 export const queuedAgain = (now: Date) => ({ status: "pending" as const, attempts: 0, nextAttemptAt: now, windowStartedAt: now, deliveredAt: null });
 
-/** In a write's condition: the endpoint is still the project's and live, so a delete landing meanwhile queues nothing. */
+/** In a write's condition: the endpoint is still the project's, live and enabled, so a delete or a disabling landing meanwhile queues nothing. */
 export const endpointStillLive = (ctx: ServiceContext, projectId: string, endpointId: string) =>
   exists(
     ctx.db
       .select({ one: sql`1` })
       .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt))),
+      .where(
+        and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt), isNull(webhookEndpoints.disabledAt)),
+      ),
   );
 
 /**
- * The project's live endpoint, for queueing deliveries again: one whose stored URL the rules now
- * refuse (decision 63) is a 409, since its deliveries would fail again at once, unsent.
+ * The project's live endpoint, for queueing deliveries again: a disabled one (decision 108) is a
+ * 409 until it is enabled, and so is one whose stored URL the rules now refuse (decision 63),
+ * since its deliveries would fail again at once, unsent.
  */
 export async function resendableEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   const endpoint = await ownEndpoint(ctx, projectId, id);
+  if (endpoint.disabledAt) {
+    throw new AppError("conflict", `the endpoint is disabled (${endpoint.disabledReason ?? "no reason recorded"}); enable it first with POST /v1/webhooks/${id}/enable`);
+  }
   const refused = refusedEndpointUrl(ctx.env, endpoint.url);
   if (refused) throw new AppError("conflict", `the endpoint's URL is refused (it ${refused}), so its deliveries would fail unsent; register a public https URL`);
   return endpoint;
@@ -134,6 +143,20 @@ export async function deleteEndpoint(ctx: ServiceContext, projectId: string, id:
       .set({ status: "failed", lastError: "endpoint deleted" })
       .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending"))),
   ]);
+}
+
+/**
+ * Sends to a disabled endpoint again (decision 108), its failure run started over. Deliveries
+ * that failed while it was disabled stay failed; POST /v1/webhooks/{id}/recover sends them.
+ * Enabling an enabled endpoint changes nothing.
+ */
+export async function enableEndpoint(ctx: ServiceContext, projectId: string, id: string) {
+  const [enabled] = await ctx.db
+    .update(webhookEndpoints)
+    .set({ disabledAt: null, disabledReason: null, failingSince: null })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt), isNotNull(webhookEndpoints.disabledAt)))
+    .returning();
+  return endpointView(enabled ?? (await ownEndpoint(ctx, projectId, id)));
 }
 
 export async function listDeliveries(ctx: ServiceContext, projectId: string, endpointId: string, query: { page: number; limit: number }) {
@@ -187,7 +210,8 @@ export async function resendDelivery(ctx: ServiceContext, projectId: string, end
     )
     .returning();
   if (!queued) {
-    await ownEndpoint(ctx, projectId, endpointId);
+    // Deleted or disabled meanwhile: its own 404 or 409.
+    await resendableEndpoint(ctx, projectId, endpointId);
     const row = await ctx.db
       .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
       .from(webhookDeliveries)

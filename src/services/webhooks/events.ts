@@ -30,8 +30,13 @@ export function queuedForProjects(results: D1Result[]): string[] {
   return [...new Set(projects.filter((project): project is string => typeof project === "string"))];
 }
 
+// The event of a disabled endpoint (decision 108) is recorded as failed, unsent: enabling the
+// endpoint and recovering the range sends it then.
+const DISABLED_ERROR_SQL = `'endpoint disabled: ' || coalesce(e.disabled_reason, 'no reason recorded')`;
+
 /**
- * Queues `payload` for every live endpoint of the project subscribed to its type.
+ * Queues `payload` for every live endpoint of the project subscribed to its type (as failed for a
+ * disabled one; only queued rows name their project to the caller).
  * `projectSql` is either a bound `?` (the project id) or a subquery returning it; `onlyIf`
  * ties the insert to the change it reports (e.g. the transaction is still pending).
  */
@@ -44,14 +49,16 @@ export function enqueueWebhookStatement(
   const now = Date.now();
   return db
     .prepare(
-      `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
-       select ${UUID_SQL}, e.id, e.project_id, ?, ?, ?, 'pending', 0, ?, ?
+      `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, last_error, attempts, next_attempt_at, created_at)
+       select ${UUID_SQL}, e.id, e.project_id, ?, ?, ?,
+         case when e.disabled_at is null then 'pending' else 'failed' end,
+         case when e.disabled_at is null then null else ${DISABLED_ERROR_SQL} end, 0, ?, ?
        from webhook_endpoints e
        where e.project_id = (${project.sql}) and e.deleted_at is null
          and exists (select 1 from json_each(e.events) where value = ?)
          and ${onlyIf?.sql ?? "1"}
        on conflict do nothing
-       returning project_id as ${QUEUED_FOR_PROJECT}`,
+       returning case when status = 'pending' then project_id end as ${QUEUED_FOR_PROJECT}`,
     )
     .bind(payload.id, payload.type, JSON.stringify(payload), now, now, ...project.params, payload.type, ...(onlyIf?.params ?? []));
 }
