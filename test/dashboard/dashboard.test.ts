@@ -118,6 +118,13 @@ describe("dashboard sign-in", () => {
     expect(posted.setCookies.find((line) => line.startsWith("mintyard_session="))).toMatch(/; Secure/);
   });
 
+  it("tells browsers over https to use https for a year, and says nothing over plain http", async () => {
+    const secure = await new DashboardClient("https://mintyard.test").get("/dashboard");
+    expect(secure.headers.get("strict-transport-security")).toBe("max-age=31536000");
+    // Over http a browser ignores it, and a local `npm run dev` must not pin localhost to https.
+    expect((await new DashboardClient().get("/dashboard")).headers.get("strict-transport-security")).toBeNull();
+  });
+
   it("signs a secret key in to its own project", async () => {
     const client = new DashboardClient();
     const posted = await client.post("/dashboard/sign-in", { credential: a.secretKey, csrf: null });

@@ -147,6 +147,10 @@ dashboardRouter.use("*", async (c, next) => {
   c.header("X-Content-Type-Options", "nosniff");
   c.header("X-Frame-Options", "DENY");
   c.header("Referrer-Policy", "same-origin");
+  // Sign-in posts the admin token or a secret key: a browser that has been here over https must
+  // never post it over plain http (decision 109). No includeSubDomains: the Worker's route need
+  // not own the zone's other hosts.
+  if (new URL(c.req.url).protocol === "https:") c.header("Strict-Transport-Security", "max-age=31536000");
 
   const token = readSessionCookie(c);
   let session = await readSession(c.env.ADMIN_TOKEN, token);
