@@ -648,7 +648,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a disabled webhook endpoint
-         * @description An endpoint is disabled when it answers 410 Gone (the receiver says the subscription is gone) or when every attempt has failed for 5 days; its pending deliveries then fail, and events meanwhile are recorded as failed deliveries without being sent. Enabling it sends new events again, its failure count started over; to send what failed meanwhile, POST /v1/webhooks/{id}/recover with the range. Resends and recovers on a disabled endpoint are 409 `conflict`. Enabling an enabled endpoint changes nothing. A deleted or foreign endpoint is 404. The body is empty.
+         * @description An endpoint is disabled when it answers 410 Gone (the receiver says the subscription is gone) or when a failure run has lasted 5 days (every attempt failed, with no day between failed attempts); its pending deliveries then fail, and its events meanwhile are recorded as failed deliveries without being sent. Enabling it sends new events again and ends the failure run. What failed meanwhile stays failed: POST /v1/webhooks/{id}/recover with `since` = the answer's `recoverSince` sends it (failed deliveries are kept 30 days after their last attempt). Resends and recovers on a disabled endpoint are 409 `conflict`. Enabling an enabled endpoint changes nothing (`recoverSince` is null), so a retry needs no Idempotency-Key. A deleted or foreign endpoint is 404. The body is empty.
          */
         post: operations["enableWebhook"];
         delete?: never;
@@ -1478,10 +1478,20 @@ export interface components {
             status: "enabled" | "disabled";
             /**
              * Format: date-time
+             * @description The first failed attempt of the current failure run (a day without a failed attempt ends a run, and so does an answered one); null while the endpoint answers
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            failingSince: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was disabled; null while enabled
              * @example 2026-11-21T12:00:00.000Z
              */
             disabledAt: string | null;
-            /** @example null */
+            /**
+             * @description Why it was disabled, e.g. `it answered 410 Gone`; null while enabled
+             * @example null
+             */
             disabledReason: string | null;
             /**
              * @description Which signing secret is current: 1 at registration, +1 per rotation
@@ -1542,6 +1552,14 @@ export interface components {
             requeued: number;
             /** @description Failed deliveries of the range remain: call again */
             more: boolean;
+        };
+        EnabledWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * Format: date-time
+             * @description The `since` for POST /v1/webhooks/{id}/recover that covers every delivery failed by the run and the disabling: a delivery window (24 h) before the run began; null when the endpoint was not disabled
+             * @example 2026-11-21T12:00:00.000Z
+             */
+            recoverSince: string | null;
         };
     };
     responses: never;
@@ -4953,6 +4971,7 @@ export interface operations {
                      *             "transaction.failed"
                      *           ],
                      *           "status": "enabled",
+                     *           "failingSince": null,
                      *           "disabledAt": null,
                      *           "disabledReason": null,
                      *           "secretVersion": 1,
@@ -5051,6 +5070,7 @@ export interface operations {
                      *         "transaction.failed"
                      *       ],
                      *       "status": "enabled",
+                     *       "failingSince": null,
                      *       "disabledAt": null,
                      *       "disabledReason": null,
                      *       "secretVersion": 1,
@@ -5588,6 +5608,7 @@ export interface operations {
                      *         "transaction.failed"
                      *       ],
                      *       "status": "enabled",
+                     *       "failingSince": null,
                      *       "disabledAt": null,
                      *       "disabledReason": null,
                      *       "secretVersion": 2,
@@ -5678,10 +5699,7 @@ export interface operations {
     enableWebhook: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Replays within 24 h return the first response with `Idempotent-Replayed: true`; reuse with another body is 409 */
-                "idempotency-key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description A UUID, any case */
                 id: string;
@@ -5705,14 +5723,16 @@ export interface operations {
                      *         "transaction.failed"
                      *       ],
                      *       "status": "enabled",
+                     *       "failingSince": null,
                      *       "disabledAt": null,
                      *       "disabledReason": null,
                      *       "secretVersion": 1,
                      *       "previousSecretExpiresAt": null,
-                     *       "createdAt": "2026-11-21T12:00:00.000Z"
+                     *       "createdAt": "2026-11-21T12:00:00.000Z",
+                     *       "recoverSince": "2026-11-21T12:00:00.000Z"
                      *     }
                      */
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["EnabledWebhookEndpoint"];
                 };
             };
             /** @description Error: validation_error */
@@ -5744,15 +5764,6 @@ export interface operations {
             };
             /** @description Error: not_found */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description Error: conflict, idempotency_conflict */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

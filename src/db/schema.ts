@@ -422,8 +422,10 @@ export const webhookEndpoints = sqliteTable(
     /** Set when the endpoint answered 410 Gone or failed every attempt for days; cleared by enabling it (decision 108). */
     disabledAt: integer("disabled_at", { mode: "timestamp_ms" }),
     disabledReason: text("disabled_reason"),
-    /** The first failed attempt since the last delivered one; null while the endpoint answers. */
+    /** The first failed attempt of the current failure run; null while the endpoint answers. */
     failingSince: integer("failing_since", { mode: "timestamp_ms" }),
+    /** The run's latest failed attempt: a day without one starts a new run (decision 108). */
+    lastFailedAt: integer("last_failed_at", { mode: "timestamp_ms" }),
   },
   (t) => [index("webhook_endpoints_project_idx").on(t.projectId, t.deletedAt)],
 );

@@ -11,7 +11,7 @@ import { enqueueWebhookStatement, queuedForProjects, webhookPayload } from "../.
 import { until } from "../helpers/engine";
 import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
-import { failNext, queuedDelivery, received, registeredEndpoint } from "../helpers/webhooks";
+import { failNext, hookUrl, queuedDelivery, received, registeredEndpoint } from "../helpers/webhooks";
 
 const MINUTE = 60_000;
 
@@ -25,8 +25,20 @@ const deliveries = async (endpointId: string) =>
   (await env.DB.prepare("select event_id, status, last_status_code, last_error from webhook_deliveries where endpoint_id = ? order by created_at, id").bind(endpointId).all<DeliveryRow>()).results;
 const failingSince = async (endpointId: string) =>
   (await env.DB.prepare("select failing_since from webhook_endpoints where id = ?").bind(endpointId).first<{ failing_since: number | null }>())?.failing_since;
+/** A failure run that began `since` ms ago and last failed `lastFailed` ms ago. */
+const setRun = (endpointId: string, since: number, lastFailed: number) =>
+  env.DB.prepare("update webhook_endpoints set failing_since = ?, last_failed_at = ? where id = ?").bind(Date.now() - since, Date.now() - lastFailed, endpointId).run();
+const dueNow = (endpointId: string) =>
+  env.DB.prepare("update webhook_deliveries set next_attempt_at = ? where endpoint_id = ? and status = 'pending'").bind(Date.now() - 1, endpointId).run();
+interface EndpointView {
+  id: string;
+  status: string;
+  failingSince: string | null;
+  disabledAt: string | null;
+  disabledReason: string | null;
+}
 const endpointView = async (project: TestProject, endpointId: string) =>
-  ((await call("/v1/webhooks", { secretKey: project.secretKey })).body.data as { id: string; status: string; disabledAt: string | null; disabledReason: string | null }[]).find(
+  ((await call("/v1/webhooks", { secretKey: project.secretKey })).body.data as EndpointView[]).find(
     (endpoint) => endpoint.id === endpointId,
   );
 const confirmedEvent = async (projectId: string) => {
@@ -57,6 +69,7 @@ describe("an endpoint that answers 410 Gone", () => {
     const disabled = await endpointView(project, gone);
     expect(disabled).toMatchObject({ status: "disabled", disabledReason: "it answered 410 Gone" });
     expect(Math.abs(Date.parse(disabled!.disabledAt!) - Date.now())).toBeLessThan(MINUTE);
+    expect(disabled!.failingSince).toBe(disabled!.disabledAt);
 
     // An event while disabled: recorded failed for it, pending for the sibling; only the sibling's
     // project is named for a dispatcher kick, and the disabled endpoint gets nothing.
@@ -78,27 +91,49 @@ describe("an endpoint that answers 410 Gone", () => {
 
     const enabled = await call(`/v1/webhooks/${gone}/enable`, { method: "POST", secretKey: project.secretKey });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
-    expect(enabled.body).toMatchObject({ id: gone, status: "enabled", disabledAt: null, disabledReason: null });
+    expect(enabled.body).toMatchObject({ id: gone, status: "enabled", failingSince: null, disabledAt: null, disabledReason: null });
+    // A delivery window before the run began: the events whose retries the run failed.
+    expect(enabled.body.recoverSince).toBe(new Date(Date.parse(disabled!.failingSince!) - 24 * 60 * MINUTE).toISOString());
     // Enabling an enabled endpoint changes nothing.
-    expect((await call(`/v1/webhooks/${gone}/enable`, { method: "POST", secretKey: project.secretKey })).body).toEqual(enabled.body);
+    expect((await call(`/v1/webhooks/${gone}/enable`, { method: "POST", secretKey: project.secretKey })).body).toEqual({ ...enabled.body, recoverSince: null });
 
-    // The three that failed while it was gone go out on recover (the project's dispatcher, kicked).
-    expect((await call(`/v1/webhooks/${gone}/recover`, { secretKey: project.secretKey, body: { since: startedAt } })).body).toEqual({ requeued: 3, more: false });
+    // The three that failed while it was gone go out on recover from recoverSince (the project's dispatcher, kicked).
+    const recovered = await call(`/v1/webhooks/${gone}/recover`, { secretKey: project.secretKey, body: { since: enabled.body.recoverSince } });
+    expect(recovered.body).toEqual({ requeued: 3, more: false });
     await until(() => deliveries(gone), (rows) => rows.every((row) => row.status === "delivered"), 30_000);
-    const sent = new Set((await received("gone")).slice(1).map((delivery) => JSON.parse(delivery.body).id));
-    expect(sent).toEqual(new Set([answered, stopped, whileDisabled.eventId]));
+    const sent = (await received("gone")).slice(1).map((delivery) => JSON.parse(delivery.body).id);
+    expect(sent.sort()).toEqual([answered, stopped, whileDisabled.eventId].sort());
 
     // A deleted endpoint cannot be enabled.
     await call(`/v1/webhooks/${gone}`, { method: "DELETE", secretKey: project.secretKey });
     expectEnvelope(await call(`/v1/webhooks/${gone}/enable`, { method: "POST", secretKey: project.secretKey }), 404, "not_found");
   });
+
+  it("records a project's events failed when its only endpoint is disabled, waking no dispatcher, and names the enable route on re-registering", async () => {
+    const project = await createTestProject("Only endpoint gone");
+    const only = await registeredEndpoint(project, "only-gone");
+    await failNext("only-gone", 1, 410);
+    await queuedDelivery(only, project.id, MINUTE);
+    await deliverDue(serviceContext(env), project.id);
+    expect((await endpointView(project, only))?.status).toBe("disabled");
+
+    const event = await confirmedEvent(project.id);
+    expect(event.result.meta.changes).toBe(1);
+    expect(queuedForProjects([event.result])).toEqual([]);
+    expect((await deliveries(only)).at(-1)).toMatchObject({ event_id: event.eventId, status: "failed" });
+
+    const again = await call("/v1/webhooks", { secretKey: project.secretKey, body: { url: hookUrl("only-gone"), events: ["transaction.confirmed"] } });
+    expectEnvelope(again, 409, "conflict");
+    expect(again.body.error.message).toContain(`POST /v1/webhooks/${only}/enable`);
+  });
 });
 
 describe("an endpoint whose every attempt fails", () => {
-  it(`is disabled once failures have run ${DISABLE_AFTER_FAILING_MS / 86_400_000} days; an answered attempt starts the count over`, async () => {
+  it(`is disabled once a failure run has lasted ${DISABLE_AFTER_FAILING_MS / 86_400_000} days; an answered attempt or a day without failures ends the run`, async () => {
     const project = await createTestProject("Failing endpoint");
     const failing = await registeredEndpoint(project, "failing-for-days");
     const ctx = serviceContext(env);
+    const DAY = 24 * 60 * MINUTE;
 
     // The first failure starts the run; the next answered attempt ends it.
     await failNext("failing-for-days", 1);
@@ -106,35 +141,48 @@ describe("an endpoint whose every attempt fails", () => {
     const beforeFailure = Date.now();
     await deliverDue(ctx, project.id);
     expect(await failingSince(failing)).toBeGreaterThanOrEqual(beforeFailure);
-    await env.DB.prepare("update webhook_deliveries set next_attempt_at = ? where endpoint_id = ? and status = 'pending'").bind(Date.now() - 1, failing).run();
+    expect((await endpointView(project, failing))?.failingSince).not.toBeNull();
+    await dueNow(failing);
     await deliverDue(ctx, project.id);
     expect(await failingSince(failing)).toBeNull();
 
-    // Failing for a little less than the limit: still enabled, the run's start kept.
-    const almost = Date.now() - DISABLE_AFTER_FAILING_MS + 10 * MINUTE;
-    await env.DB.prepare("update webhook_endpoints set failing_since = ? where id = ?").bind(almost, failing).run();
-    await failNext("failing-for-days", 1);
+    // A run a little short of the limit, failing an hour ago: a 429 continues it, and it stays enabled.
+    await setRun(failing, DISABLE_AFTER_FAILING_MS - 10 * MINUTE, 60 * MINUTE);
+    const almost = (await failingSince(failing))!;
+    await failNext("failing-for-days", 1, 429);
     await queuedDelivery(failing, project.id, MINUTE);
     await deliverDue(ctx, project.id);
-    expect(await endpointView(project, failing)).toMatchObject({ status: "enabled" });
-    expect(await failingSince(failing)).toBe(almost);
+    expect(await endpointView(project, failing)).toMatchObject({ status: "enabled", failingSince: new Date(almost).toISOString() });
 
-    // Past the limit, the next failure disables it, and its pending deliveries fail unsent.
-    const longAgo = Date.now() - DISABLE_AFTER_FAILING_MS - MINUTE;
-    await env.DB.prepare("update webhook_endpoints set failing_since = ? where id = ?").bind(longAgo, failing).run();
-    await env.DB.prepare("update webhook_deliveries set next_attempt_at = ? where endpoint_id = ? and status = 'pending'").bind(Date.now() - 1, failing).run();
+    // A run that began six days ago but whose last failure is as old: left alone for a day, it was
+    // not failing while tried. The next failure starts a new run instead of disabling.
+    await setRun(failing, 6 * DAY, 6 * DAY - MINUTE);
+    await dueNow(failing);
+    await failNext("failing-for-days", 1, 400);
+    const beforeNewRun = Date.now();
+    await deliverDue(ctx, project.id);
+    expect((await endpointView(project, failing))?.status).toBe("enabled");
+    expect(await failingSince(failing)).toBeGreaterThanOrEqual(beforeNewRun);
+
+    // Past the limit with a failure an hour ago, the next failure (any non-2xx) disables it, and
+    // its pending deliveries fail unsent.
+    await setRun(failing, DISABLE_AFTER_FAILING_MS + MINUTE, 60 * MINUTE);
+    const longAgo = (await failingSince(failing))!;
+    await dueNow(failing);
     await queuedDelivery(failing, project.id, 10_000);
-    await failNext("failing-for-days", 5);
+    await failNext("failing-for-days", 5, 400);
     const sentBefore = (await received("failing-for-days")).length;
     await deliverDue(ctx, project.id);
 
-    expect((await received("failing-for-days")).length).toBe(sentBefore + 1);
     const view = await endpointView(project, failing);
     expect(view?.status).toBe("disabled");
     expect(view?.disabledReason).toMatch(new RegExp(`^every attempt failed from ${new Date(longAgo).toISOString().replace(/[.]/g, "\\.")} to `));
+    expect(view?.failingSince).toBe(new Date(longAgo).toISOString());
+    // The first due row was tried; the disabling stopped the rest.
+    expect((await received("failing-for-days")).length).toBe(sentBefore + 1);
     const rows = await deliveries(failing);
     expect(rows.filter((row) => row.status === "pending")).toEqual([]);
+    expect(rows.filter((row) => row.status === "failed").length).toBeGreaterThan(1);
     expect(rows.filter((row) => row.status === "failed").every((row) => row.last_error === `endpoint disabled: ${view?.disabledReason}`)).toBe(true);
-    expect(await failingSince(failing)).toBeNull();
   });
 });

@@ -22,8 +22,11 @@ export const WebhookEndpointSchema = z
     status: z.enum(["enabled", "disabled"]).openapi({
       description: `\`disabled\` once the endpoint answered 410 Gone or every attempt failed for ${DISABLE_AFTER_FAILING_DAYS} days: its events are then recorded as failed deliveries, unsent, until POST /v1/webhooks/{id}/enable`,
     }),
-    disabledAt: IsoDateTime.nullable(),
-    disabledReason: z.string().nullable().openapi({ example: null }),
+    failingSince: IsoDateTime.nullable().openapi({
+      description: `The first failed attempt of the current failure run (a day without a failed attempt ends a run, and so does an answered one); null while the endpoint answers`,
+    }),
+    disabledAt: IsoDateTime.nullable().openapi({ description: "When the endpoint was disabled; null while enabled" }),
+    disabledReason: z.string().nullable().openapi({ description: "Why it was disabled, e.g. `it answered 410 Gone`; null while enabled", example: null }),
     secretVersion: z.number().int().openapi({ description: "Which signing secret is current: 1 at registration, +1 per rotation", example: 1 }),
     previousSecretExpiresAt: IsoDateTime.nullable().openapi({ description: "Until when deliveries also carry a signature with the previous secret; null when they do not" }),
     createdAt: IsoDateTime,
@@ -54,6 +57,7 @@ const exampleEndpoint: z.input<typeof WebhookEndpointSchema> = {
   url: "https://hooks.acme.example.net/mintyard",
   events: ["transaction.confirmed", "transaction.failed"],
   status: "enabled",
+  failingSince: null,
   disabledAt: null,
   disabledReason: null,
   secretVersion: 1,
@@ -209,7 +213,7 @@ export const recoverDeliveries = createRoute({
       "Queued; the endpoint's dispatcher sends them from now on",
       { requeued: 12, more: false },
     ),
-    ...operationErrors({ auth: "secretKey", input: true, body: true, idempotent: true }, "not_found", "conflict"),
+    ...operationErrors({ auth: "secretKey", input: true, body: true, idempotent: true }, "not_found"),
   },
 });
 
@@ -253,12 +257,20 @@ export const enableWebhook = createRoute({
   operationId: "enableWebhook",
   tags,
   security: SECRET_SECURITY,
-  middleware: [secretKey, idempotency] as const,
+  middleware: [secretKey] as const,
   summary: "Enable a disabled webhook endpoint",
-  description: `An endpoint is disabled when it answers 410 Gone (the receiver says the subscription is gone) or when every attempt has failed for ${DISABLE_AFTER_FAILING_DAYS} days; its pending deliveries then fail, and events meanwhile are recorded as failed deliveries without being sent. Enabling it sends new events again, its failure count started over; to send what failed meanwhile, POST /v1/webhooks/{id}/recover with the range. Resends and recovers on a disabled endpoint are 409 \`conflict\`. Enabling an enabled endpoint changes nothing. A deleted or foreign endpoint is 404. The body is empty.`,
-  request: { headers: IdempotencyHeaders, params: IdParams },
+  description: `An endpoint is disabled when it answers 410 Gone (the receiver says the subscription is gone) or when a failure run has lasted ${DISABLE_AFTER_FAILING_DAYS} days (every attempt failed, with no day between failed attempts); its pending deliveries then fail, and its events meanwhile are recorded as failed deliveries without being sent. Enabling it sends new events again and ends the failure run. What failed meanwhile stays failed: POST /v1/webhooks/{id}/recover with \`since\` = the answer's \`recoverSince\` sends it (failed deliveries are kept 30 days after their last attempt). Resends and recovers on a disabled endpoint are 409 \`conflict\`. Enabling an enabled endpoint changes nothing (\`recoverSince\` is null), so a retry needs no Idempotency-Key. A deleted or foreign endpoint is 404. The body is empty.`,
+  request: { params: IdParams },
   responses: {
-    200: jsonContent(WebhookEndpointSchema, "The endpoint, enabled", exampleEndpoint),
-    ...operationErrors({ auth: "secretKey", input: true, idempotent: true }, "not_found"),
+    200: jsonContent(
+      WebhookEndpointSchema.extend({
+        recoverSince: IsoDateTime.nullable().openapi({
+          description: "The `since` for POST /v1/webhooks/{id}/recover that covers every delivery failed by the run and the disabling: a delivery window (24 h) before the run began; null when the endpoint was not disabled",
+        }),
+      }).openapi("EnabledWebhookEndpoint"),
+      "The endpoint, enabled",
+      { ...exampleEndpoint, recoverSince: EXAMPLE.createdAt },
+    ),
+    ...operationErrors({ auth: "secretKey", input: true }, "not_found"),
   },
 });

@@ -1,14 +1,20 @@
 // When the dispatcher stops sending to an endpoint (decision 108): the receiver said the
-// subscription is gone (410 Gone, the REST Hooks convention), or every attempt has failed for
+// subscription is gone (410 Gone, the REST Hooks convention), or a failure run has lasted
 // DISABLE_AFTER_FAILING_MS. A disabled endpoint's events are still recorded, as failed deliveries,
 // so enabling it and recovering the range (decision 101) loses nothing.
-import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import type { AttemptResult } from "./attempt";
 
 /** Svix disables after 5 days of failures; Stripe after "several days". */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
+/**
+ * A failed attempt this long after the run's previous one starts a new run: a run measures an
+ * endpoint that kept failing while it was tried, not one that failed once and was then left alone
+ * (nothing is attempted once a failed delivery's 24 h window is over).
+ */
+export const FAILURE_RUN_GAP_MS = 24 * 60 * 60 * 1000;
 
 export interface EndpointHealth {
   id: string;
@@ -16,9 +22,9 @@ export interface EndpointHealth {
 }
 
 /** Why this failed attempt disables the endpoint, or null when it does not. */
-export function disableReason(result: AttemptResult, failingSince: Date | null, attemptedAt: number): string | null {
+export function disableReason(result: AttemptResult, failingSince: Date, attemptedAt: number): string | null {
   if (result.status === 410) return "it answered 410 Gone";
-  if (failingSince !== null && attemptedAt - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+  if (attemptedAt - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
     return `every attempt failed from ${failingSince.toISOString()} to ${new Date(attemptedAt).toISOString()}`;
   }
   return null;
@@ -28,42 +34,66 @@ export function disableReason(result: AttemptResult, failingSince: Date | null, 
 export const disabledDeliveryError = (reason: string) => `endpoint disabled: ${reason}`;
 
 /**
+ * Adds a failed attempt to the endpoint's run, in one statement: a new run when there is none or
+ * the previous failure is over FAILURE_RUN_GAP_MS old. Returns when the run began.
+ */
+async function recordFailure(ctx: ServiceContext, endpointId: string, at: number): Promise<Date> {
+  const [run] = await ctx.db
+    .update(webhookEndpoints)
+    .set({
+      failingSince: sql`case when ${webhookEndpoints.failingSince} is null or ${webhookEndpoints.lastFailedAt} is null
+        or ${webhookEndpoints.lastFailedAt} < ${at - FAILURE_RUN_GAP_MS} then ${at} else ${webhookEndpoints.failingSince} end`,
+      lastFailedAt: new Date(at),
+    })
+    .where(eq(webhookEndpoints.id, endpointId))
+    .returning({ failingSince: webhookEndpoints.failingSince });
+  return run?.failingSince ?? new Date(at);
+}
+
+/**
  * Disables the endpoint and fails its pending deliveries in one batch. Only a live, enabled
- * endpoint is changed: a delete or an earlier disable landing meanwhile keeps its own reason.
+ * endpoint is changed, and the deliveries only when this disabling is the one recorded: a delete
+ * or another disabling landing meanwhile keeps its own reason. The failure run stays, so the view
+ * and enabling can say since when deliveries failed.
  */
 async function disableEndpoint(ctx: ServiceContext, endpointId: string, reason: string, at: number) {
+  const disabledAt = new Date(at);
   await ctx.db.batch([
     ctx.db
       .update(webhookEndpoints)
-      .set({ disabledAt: new Date(at), disabledReason: reason, failingSince: null })
+      .set({ disabledAt, disabledReason: reason })
       .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.deletedAt), isNull(webhookEndpoints.disabledAt))),
     ctx.db
       .update(webhookDeliveries)
-      .set({ status: "failed", lastError: disabledDeliveryError(reason), nextAttemptAt: new Date(at) })
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending"))),
+      .set({ status: "failed", lastError: disabledDeliveryError(reason), nextAttemptAt: disabledAt })
+      .where(
+        and(
+          eq(webhookDeliveries.endpointId, endpointId),
+          eq(webhookDeliveries.status, "pending"),
+          sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.id} = ${endpointId} and ${webhookEndpoints.disabledAt} = ${at})`,
+        ),
+      ),
   ]);
 }
 
 /**
  * Records what an attempt says about its endpoint; true when the endpoint is now disabled and its
- * turn must end. Writes only when the state changes: the first failure after an answered attempt,
- * the first success after failures, or the disabling.
+ * turn must end. An answered attempt writes only when it ends a run, so a healthy endpoint costs
+ * nothing; each failed attempt is one statement.
  */
 export async function noteAttempt(ctx: ServiceContext, endpoint: EndpointHealth, result: AttemptResult, attemptedAt: number): Promise<boolean> {
   if (result.ok) {
     if (endpoint.failingSince === null) return false;
     endpoint.failingSince = null;
-    await ctx.db.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
+    await ctx.db
+      .update(webhookEndpoints)
+      .set({ failingSince: null, lastFailedAt: null })
+      .where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
     return false;
   }
+  endpoint.failingSince = await recordFailure(ctx, endpoint.id, attemptedAt);
   const reason = disableReason(result, endpoint.failingSince, attemptedAt);
-  if (reason !== null) {
-    await disableEndpoint(ctx, endpoint.id, reason, attemptedAt);
-    return true;
-  }
-  if (endpoint.failingSince === null) {
-    endpoint.failingSince = new Date(attemptedAt);
-    await ctx.db.update(webhookEndpoints).set({ failingSince: endpoint.failingSince }).where(and(eq(webhookEndpoints.id, endpoint.id), isNull(webhookEndpoints.failingSince)));
-  }
-  return false;
+  if (reason === null) return false;
+  await disableEndpoint(ctx, endpoint.id, reason, attemptedAt);
+  return true;
 }

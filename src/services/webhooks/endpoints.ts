@@ -1,5 +1,5 @@
 // POST/GET/DELETE /v1/webhooks, secret rotation, enabling, the delivery log and resends.
-import { and, desc, eq, exists, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, exists, isNull, ne, sql } from "drizzle-orm";
 import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
@@ -21,6 +21,7 @@ const endpointView = (row: EndpointRow, nowMs = Date.now()) => ({
   url: row.url,
   events: JSON.parse(row.events) as WebhookEvent[],
   status: row.disabledAt ? ("disabled" as const) : ("enabled" as const),
+  failingSince: row.failingSince?.toISOString() ?? null,
   disabledAt: row.disabledAt?.toISOString() ?? null,
   disabledReason: row.disabledAt ? row.disabledReason : null,
   secretVersion: row.secretVersion,
@@ -51,10 +52,12 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
     .run();
   if (!inserted.meta.changes) {
     const live = await liveEndpoints(ctx, projectId);
-    if (live.some((row) => row.url === url)) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
+    const same = live.find((row) => row.url === url);
+    if (same?.disabledAt) throw new AppError("conflict", `this URL is already registered, and disabled (${same.disabledReason ?? "no reason recorded"}); enable it with POST /v1/webhooks/${same.id}/enable`);
+    if (same) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
     throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
   }
-  return { id, url, events, status: "enabled" as const, disabledAt: null, disabledReason: null, secretVersion: 1, previousSecretExpiresAt: null, createdAt: createdAt.toISOString(), secret };
+  return { id, url, events, status: "enabled" as const, failingSince: null, disabledAt: null, disabledReason: null, secretVersion: 1, previousSecretExpiresAt: null, createdAt: createdAt.toISOString(), secret };
 }
 
 /**
@@ -145,18 +148,27 @@ export async function deleteEndpoint(ctx: ServiceContext, projectId: string, id:
   ]);
 }
 
+/** How far before a failure run's start its failed deliveries' events may go: a delivery window. */
+const RECOVER_BEFORE_RUN_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Sends to a disabled endpoint again (decision 108), its failure run started over. Deliveries
- * that failed while it was disabled stay failed; POST /v1/webhooks/{id}/recover sends them.
- * Enabling an enabled endpoint changes nothing.
+ * Sends to a disabled endpoint again (decision 108), its failure run ended. Deliveries that
+ * failed meanwhile stay failed: `recoverSince` is the `since` that makes POST
+ * /v1/webhooks/{id}/recover send them all (events created up to a delivery window before the
+ * run began, whose retries the run failed). Enabling an enabled endpoint changes nothing.
  */
 export async function enableEndpoint(ctx: ServiceContext, projectId: string, id: string) {
+  const before = await ownEndpoint(ctx, projectId, id);
+  if (!before.disabledAt) return { ...endpointView(before), recoverSince: null };
   const [enabled] = await ctx.db
     .update(webhookEndpoints)
-    .set({ disabledAt: null, disabledReason: null, failingSince: null })
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.projectId, projectId), isNull(webhookEndpoints.deletedAt), isNotNull(webhookEndpoints.disabledAt)))
+    .set({ disabledAt: null, disabledReason: null, failingSince: null, lastFailedAt: null })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt), eq(webhookEndpoints.disabledAt, before.disabledAt)))
     .returning();
-  return endpointView(enabled ?? (await ownEndpoint(ctx, projectId, id)));
+  // Enabled (or deleted) by another request meanwhile: its state, without this one's range.
+  if (!enabled) return { ...endpointView(await ownEndpoint(ctx, projectId, id)), recoverSince: null };
+  const runStart = (before.failingSince ?? before.disabledAt).getTime();
+  return { ...endpointView(enabled), recoverSince: new Date(runStart - RECOVER_BEFORE_RUN_MS).toISOString() };
 }
 
 export async function listDeliveries(ctx: ServiceContext, projectId: string, endpointId: string, query: { page: number; limit: number }) {

@@ -33,5 +33,7 @@ export async function recoverFailedDeliveries(ctx: ServiceContext, projectId: st
     ctx.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(failedInRange).limit(1),
   ]);
   if (queued.length > 0) await kickWebhooks(ctx.env, projectId);
+  // Failed deliveries left and none queued: deleted or disabled since the check; its own 404 or 409.
+  else if (left.length > 0) await resendableEndpoint(ctx, projectId, endpointId);
   return { requeued: queued.length, more: left.length > 0 };
 }
