@@ -80,7 +80,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a key
-         * @description Marks the key's D1 row revoked and deletes its KV cache entry. The instance that revoked it refuses it at once; other instances forget it within 5 s, and KV's own propagation to other locations can take longer. Revoking twice is a no-op.
+         * @description Marks the key's D1 row revoked and deletes its KV cache entry. The instance that revoked it refuses it at once; other instances forget it within 5 s, and KV's own propagation to other locations can take longer. Revoking twice is a no-op. With `withDescendants=true`, every key created by this key's dashboard sessions is revoked too, and the keys those created, in one statement (after a secret key leaks: the keys made with it would otherwise stay valid).
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -775,6 +775,12 @@ export interface components {
              * @example 2026-11-21T12:00:00.000Z
              */
             revokedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The secret key whose dashboard session created this key; null when it was created with the admin token (API or dashboard)
+             * @example 0b7c3f9e-3c1d-4a8e-9a53-2f1f6b3c8d11
+             */
+            createdByKeyId: string | null;
         };
         Collection: {
             /**
@@ -1813,7 +1819,8 @@ export interface operations {
                      *           "prefix": "sk_3fA9Qz",
                      *           "projectId": "0b7c3f9e-3c1d-4a8e-9a53-2f1f6b3c8d11",
                      *           "createdAt": "2026-11-21T12:00:00.000Z",
-                     *           "revokedAt": null
+                     *           "revokedAt": null,
+                     *           "createdByKeyId": null
                      *         }
                      *       ]
                      *     }
@@ -1954,7 +1961,10 @@ export interface operations {
     };
     revokeKey: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also revoke every key this key created (`createdByKeyId`), transitively */
+                withDescendants?: boolean;
+            };
             header?: never;
             path: {
                 /** @description A UUID, any case */

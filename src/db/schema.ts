@@ -42,8 +42,15 @@ export const apiKeys = sqliteTable(
     prefix: text("prefix").notNull(),
     createdAt: createdAt(),
     revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    /** The secret key whose dashboard session created this key; null: the admin token (decision 110). */
+    createdByKeyId: text("created_by_key_id"),
   },
-  (t) => [uniqueIndex("api_keys_key_hash_uq").on(t.keyHash), index("api_keys_project_idx").on(t.projectId)],
+  (t) => [
+    uniqueIndex("api_keys_key_hash_uq").on(t.keyHash),
+    index("api_keys_project_idx").on(t.projectId),
+    // A key's descendants, for revoking them with it.
+    index("api_keys_created_by_idx").on(t.createdByKeyId),
+  ],
 );
 
 export const drops = sqliteTable(

@@ -19,6 +19,8 @@ export interface KeyView {
   projectId: string;
   createdAt: string;
   revokedAt: string | null;
+  /** The secret key whose dashboard session created this one; null: created with the admin token. */
+  createdByKeyId: string | null;
 }
 
 /** Index 0 is left unused so that no project shares the mnemonic's first (most reused) account. */
@@ -39,6 +41,7 @@ const toKeyView = (row: typeof apiKeys.$inferSelect): KeyView => ({
   projectId: row.projectId,
   createdAt: row.createdAt.toISOString(),
   revokedAt: row.revokedAt?.toISOString() ?? null,
+  createdByKeyId: row.createdByKeyId,
 });
 
 export async function createProject({ env, db }: ServiceContext, name: string): Promise<ProjectView> {
@@ -86,7 +89,8 @@ export async function getProjectRow({ db }: ServiceContext, projectId: string) {
   return row;
 }
 
-export async function createKey(ctx: ServiceContext, projectId: string, kind: KeyKind) {
+/** `createdByKeyId`: the secret key of the dashboard session creating it (decision 110); null for the admin token. */
+export async function createKey(ctx: ServiceContext, projectId: string, kind: KeyKind, createdByKeyId: string | null = null) {
   await getProjectRow(ctx, projectId);
   const key = generatePlainKey(kind);
   const [row] = await ctx.db
@@ -98,6 +102,7 @@ export async function createKey(ctx: ServiceContext, projectId: string, kind: Ke
       keyHash: await sha256Hex(key),
       prefix: displayPrefix(key),
       createdAt: new Date(),
+      createdByKeyId,
     })
     .returning();
   const view = toKeyView(row!);
@@ -110,19 +115,36 @@ export async function listKeys(ctx: ServiceContext, projectId: string): Promise<
   return rows.map(toKeyView);
 }
 
-/** Revokes in D1 first, then drops the KV entry so no cached copy outlives the revocation. */
-export async function revokeKey({ db, env }: ServiceContext, keyId: string): Promise<void> {
+/** `tree`: the key ?1 and every key created by a key in it (on api_keys_created_by_idx). */
+const KEY_TREE_SQL = "with recursive tree(id) as (select ?1 union select k.id from api_keys k join tree t on k.created_by_key_id = t.id)";
+
+/**
+ * Revokes in D1 first, then drops the KV entries so no cached copy outlives the revocation. With
+ * `withDescendants`, also every key the key's dashboard sessions created, and theirs (decision
+ * 110), in the same statement. Returns the ids this call revoked (none when already revoked).
+ */
+export async function revokeKey({ db, env }: ServiceContext, keyId: string, options: { withDescendants?: boolean } = {}): Promise<string[]> {
   const row = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
   if (!row) throw notFound("key");
-  if (!row.revokedAt) {
-    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, keyId));
-  }
-  // Forgotten in this isolate before the KV delete (which may fail after its retries) and again
-  // after it (a resolve that read the live KV entry meanwhile must not keep it).
-  forgetKey(row.keyHash);
+  // Lineage never crosses projects: a session's key creates keys of its own project only.
+  const tree = options.withDescendants ? KEY_TREE_SQL : "with tree(id) as (select ?1)";
+  const [revoked, inTree] = await env.DB.batch<{ id?: string; key_hash?: string }>([
+    env.DB.prepare(`${tree} update api_keys set revoked_at = ?2 where id in (select id from tree) and revoked_at is null returning id`).bind(keyId, Date.now()),
+    // Every key of the tree is forgotten, revoked now or before: a cache entry may outlive an
+    // earlier revocation whose KV delete failed.
+    env.DB.prepare(`${tree} select key_hash from api_keys where id in (select id from tree)`).bind(keyId),
+  ]);
+  await Promise.all(inTree!.results.map((key) => forgetEverywhere(env.KV, key.key_hash!)));
+  return revoked!.results.map((key) => key.id!);
+}
+
+// Forgotten in this isolate before the KV delete (which may fail after its retries) and again
+// after it (a resolve that read the live KV entry meanwhile must not keep it).
+async function forgetEverywhere(kv: KVNamespace, keyHash: string) {
+  forgetKey(keyHash);
   try {
-    await deleteKeyEntry(env.KV, row.keyHash);
+    await deleteKeyEntry(kv, keyHash);
   } finally {
-    forgetKey(row.keyHash);
+    forgetKey(keyHash);
   }
 }

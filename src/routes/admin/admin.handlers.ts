@@ -24,7 +24,7 @@ export const listKeysHandler: AppRouteHandler<typeof listKeys> = async (c) => {
 };
 
 export const revokeKeyHandler: AppRouteHandler<typeof revokeKey> = async (c) => {
-  await projects.revokeKey(serviceContext(c.env), c.req.valid("param").keyId);
+  await projects.revokeKey(serviceContext(c.env), c.req.valid("param").keyId, { withDescendants: c.req.valid("query").withDescendants === true });
   return c.body(null, 204);
 };
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
 import { adminIdempotency } from "../../lib/idempotency";
-import { ADMIN_SECURITY, Address, IsoDateTime, jsonBody, jsonContent, MediaUrl, operationErrors, Uuid, uuidPathParam } from "../../schemas/common";
+import { ADMIN_SECURITY, Address, BooleanQuery, IsoDateTime, jsonBody, jsonContent, MediaUrl, operationErrors, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE, exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";
 import { IdempotencyHeaders } from "../project-wallet/project-wallet.routes";
@@ -32,6 +32,9 @@ export const KeySchema = z
     projectId: Uuid,
     createdAt: IsoDateTime,
     revokedAt: IsoDateTime.nullable(),
+    createdByKeyId: Uuid.nullable().openapi({
+      description: "The secret key whose dashboard session created this key; null when it was created with the admin token (API or dashboard)",
+    }),
   })
   .openapi("Key");
 
@@ -44,6 +47,7 @@ const exampleKey: z.input<typeof KeySchema> = {
   projectId: EXAMPLE.projectId,
   createdAt: EXAMPLE.createdAt,
   revokedAt: null,
+  createdByKeyId: null,
 };
 
 const KeyIdParams = z.object({ keyId: uuidPathParam("keyId") });
@@ -134,8 +138,14 @@ export const revokeKey = createRoute({
   security,
   middleware: [requireAdmin] as const,
   summary: "Revoke a key",
-  description: "Marks the key's D1 row revoked and deletes its KV cache entry. The instance that revoked it refuses it at once; other instances forget it within 5 s, and KV's own propagation to other locations can take longer. Revoking twice is a no-op.",
-  request: { params: KeyIdParams },
+  description:
+    "Marks the key's D1 row revoked and deletes its KV cache entry. The instance that revoked it refuses it at once; other instances forget it within 5 s, and KV's own propagation to other locations can take longer. Revoking twice is a no-op. With `withDescendants=true`, every key created by this key's dashboard sessions is revoked too, and the keys those created, in one statement (after a secret key leaks: the keys made with it would otherwise stay valid).",
+  request: {
+    params: KeyIdParams,
+    query: z.strictObject({
+      withDescendants: BooleanQuery.optional().openapi({ description: "Also revoke every key this key created (`createdByKeyId`), transitively" }),
+    }),
+  },
   responses: {
     204: { description: "Revoked (no body)" },
     ...operationErrors({ auth: "admin", input: true }, "not_found"),

@@ -249,7 +249,7 @@ dashboardRouter.post("/projects/:id/keys", async (c) => {
   const projectId = c.req.param("id");
   assertProjectAccess(session, projectId);
   try {
-    const key = await createProjectKey(serviceContext(c.env), projectId, form.kind);
+    const key = await createProjectKey(serviceContext(c.env), projectId, form.kind, session.kind === "project" ? session.keyId : null);
     return redirectWithFlash(c, session, `/dashboard/projects/${projectId}`, {
       createdKey: { id: key.id, kind: key.kind, key: key.key, prefix: key.prefix },
     });
@@ -259,19 +259,22 @@ dashboardRouter.post("/projects/:id/keys", async (c) => {
 });
 
 dashboardRouter.post("/projects/:id/keys/:keyId/revoke", async (c) => {
-  const { session } = await submittedForm(c);
+  const { session, form } = await submittedForm(c);
   const projectId = c.req.param("id");
   assertProjectAccess(session, projectId);
   try {
-    const key = await revokeProjectKey(serviceContext(c.env), projectId, c.req.param("keyId"));
-    if (session.kind === "project" && session.keyId === key.id) {
+    const key = await revokeProjectKey(serviceContext(c.env), projectId, c.req.param("keyId"), form.descendants === "on");
+    // The session's own key, or one of the keys it descends from.
+    if (session.kind === "project" && (session.keyId === key.id || key.revoked.includes(session.keyId))) {
       await endSession(serviceContext(c.env), session);
       clearSessionCookie(c);
       clearFlashCookie(c);
       return c.redirect("/dashboard?m=key-revoked", 303);
     }
     const label = key.kind === "api" ? "API key" : "Secret key";
-    return redirectWithFlash(c, session, `/dashboard/projects/${projectId}`, { notice: `${label} ${key.prefix}… revoked.` });
+    const others = key.revoked.filter((id) => id !== key.id).length;
+    const withOthers = others ? `, with ${others} key${others === 1 ? "" : "s"} it created` : "";
+    return redirectWithFlash(c, session, `/dashboard/projects/${projectId}`, { notice: `${label} ${key.prefix}… revoked${withOthers}.` });
   } catch (error) {
     return renderProject(c, session, projectId, { error: appErrorOnly(error) });
   }

@@ -61,20 +61,28 @@ export function parseKeyKind(value: unknown): KeyKind {
   throw validationError("kind", 'must be "api" or "secret"');
 }
 
-export async function createProjectKey(ctx: ServiceContext, projectId: string, kind: unknown) {
-  return createKey(ctx, projectId, parseKeyKind(kind));
+/** `createdByKeyId`: the secret key a project session signed in with; null for an admin session. */
+export async function createProjectKey(ctx: ServiceContext, projectId: string, kind: unknown, createdByKeyId: string | null) {
+  return createKey(ctx, projectId, parseKeyKind(kind), createdByKeyId);
 }
 
-/** Revokes a key of this project; another project's key is a 404 like a missing one. */
-export async function revokeProjectKey(ctx: ServiceContext, projectId: string, keyId: string): Promise<Pick<KeyView, "id" | "kind" | "prefix">> {
+/**
+ * Revokes a key of this project, and with `withDescendants` the keys it created (decision 110);
+ * another project's key is a 404 like a missing one. `revoked`: the ids this call revoked.
+ */
+export async function revokeProjectKey(
+  ctx: ServiceContext,
+  projectId: string,
+  keyId: string,
+  withDescendants: boolean,
+): Promise<Pick<KeyView, "id" | "kind" | "prefix"> & { revoked: string[] }> {
   const row = await ctx.db
     .select({ id: apiKeys.id, kind: apiKeys.kind, prefix: apiKeys.prefix })
     .from(apiKeys)
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.projectId, projectId)))
     .get();
   if (!row) throw notFound("key");
-  await revokeKey(ctx, keyId);
-  return row;
+  return { ...row, revoked: await revokeKey(ctx, keyId, { withDescendants }) };
 }
 
 /** The admin API's rule for names (trimmed, 1 to 200 characters). */

@@ -24,8 +24,30 @@ function CreatedKey(props: { created: CreatedKeyFlash }) {
   );
 }
 
+/** Unrevoked keys created by `keyId`'s sessions, and by theirs (decision 110). */
+function liveDescendants(keys: Overview["keys"], keyId: string): number {
+  const children = keys.filter((key) => key.createdByKeyId === keyId);
+  return children.reduce((count, child) => count + (child.revokedAt ? 0 : 1) + liveDescendants(keys, child.id), 0);
+}
+
+/** Shown while keys this key created are live, revoked or not itself: after a leak, all of them go. */
+function RevokeWithDescendants(props: { projectId: string; keyId: string; prefix: string; count: number; csrf?: string }) {
+  if (props.count === 0) return null;
+  const label = `${props.count} key${props.count === 1 ? "" : "s"} it created`;
+  return (
+    <form class="inline" method="post" action={`/dashboard/projects/${props.projectId}/keys/${props.keyId}/revoke`}>
+      <CsrfField csrf={props.csrf} />
+      <input type="hidden" name="descendants" value="on" />
+      <button type="submit" aria-label={`Revoke ${props.prefix} and the ${label}`}>
+        Revoke with the {label}
+      </button>
+    </form>
+  );
+}
+
 function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string }) {
   const { project, keys } = props.overview;
+  const prefixOf = new Map(keys.map((key) => [key.id, key.prefix]));
   return (
     <section aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
@@ -49,6 +71,7 @@ function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string 
               <th scope="col">Key</th>
               <th scope="col">Kind</th>
               <th scope="col">Created</th>
+              <th scope="col">Created by</th>
               <th scope="col">Status</th>
               <th scope="col">Action</th>
             </tr>
@@ -62,6 +85,7 @@ function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string 
                 </td>
                 <td>{KIND_LABEL[key.kind]}</td>
                 <td>{key.createdAt}</td>
+                <td>{key.createdByKeyId ? <code>{prefixOf.get(key.createdByKeyId) ?? "?"}…</code> : "admin"}</td>
                 <td>{key.revokedAt ? `revoked ${key.revokedAt}` : "active"}</td>
                 <td>
                   {key.revokedAt ? null : (
@@ -72,6 +96,7 @@ function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string 
                       </button>
                     </form>
                   )}
+                  <RevokeWithDescendants projectId={project.id} keyId={key.id} prefix={key.prefix} count={liveDescendants(keys, key.id)} csrf={props.csrf} />
                 </td>
               </tr>
             ))}
