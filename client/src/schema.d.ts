@@ -777,7 +777,7 @@ export interface components {
             revokedAt: string | null;
             /**
              * Format: uuid
-             * @description The secret key whose dashboard session created this key; null when it was created with the admin token (API or dashboard)
+             * @description The secret key whose dashboard session created this key; null when it was created with the admin token (API or dashboard), or before creators were recorded
              * @example 0b7c3f9e-3c1d-4a8e-9a53-2f1f6b3c8d11
              */
             createdByKeyId: string | null;

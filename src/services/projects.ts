@@ -1,8 +1,8 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { projectWalletAddress } from "../chain/wallet";
 import { apiKeys, projects } from "../db/schema";
-import { notFound } from "../lib/errors";
-import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, sha256Hex, type KeyKind } from "./auth/keys";
+import { AppError, notFound } from "../lib/errors";
+import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, keyCacheLifetimeMs, sha256Hex, type KeyKind } from "./auth/keys";
 import type { ServiceContext } from "./context";
 
 export interface ProjectView {
@@ -89,24 +89,26 @@ export async function getProjectRow({ db }: ServiceContext, projectId: string) {
   return row;
 }
 
-/** `createdByKeyId`: the secret key of the dashboard session creating it (decision 110); null for the admin token. */
+/**
+ * `createdByKeyId`: the secret key of the dashboard session creating it (decision 110); null for
+ * the admin token. With a creator, the insert requires it to be a live secret key of the project
+ * in the same statement: a creation racing its creator's revocation either lands first, and is in
+ * the tree the revocation walks, or is refused.
+ */
 export async function createKey(ctx: ServiceContext, projectId: string, kind: KeyKind, createdByKeyId: string | null = null) {
   await getProjectRow(ctx, projectId);
   const key = generatePlainKey(kind);
-  const [row] = await ctx.db
-    .insert(apiKeys)
-    .values({
-      id: crypto.randomUUID(),
-      projectId,
-      kind,
-      keyHash: await sha256Hex(key),
-      prefix: displayPrefix(key),
-      createdAt: new Date(),
-      createdByKeyId,
-    })
-    .returning();
-  const view = toKeyView(row!);
-  return { id: view.id, kind: view.kind, key, prefix: view.prefix, projectId, createdAt: view.createdAt };
+  const id = crypto.randomUUID();
+  const createdAt = Date.now();
+  const inserted = await ctx.env.DB.prepare(
+    `insert into api_keys (id, project_id, kind, key_hash, prefix, created_at, created_by_key_id)
+     select ?1, ?2, ?3, ?4, ?5, ?6, ?7
+     where ?7 is null or exists (select 1 from api_keys where id = ?7 and project_id = ?2 and kind = 'secret' and revoked_at is null)`,
+  )
+    .bind(id, projectId, kind, await sha256Hex(key), displayPrefix(key), createdAt, createdByKeyId)
+    .run();
+  if (!inserted.meta.changes) throw new AppError("unauthorized", "the secret key this session was opened with has been revoked; sign in again");
+  return { id, kind, key, prefix: displayPrefix(key), projectId, createdAt: new Date(createdAt).toISOString() };
 }
 
 export async function listKeys(ctx: ServiceContext, projectId: string): Promise<KeyView[]> {
@@ -115,8 +117,9 @@ export async function listKeys(ctx: ServiceContext, projectId: string): Promise<
   return rows.map(toKeyView);
 }
 
-/** `tree`: the key ?1 and every key created by a key in it (on api_keys_created_by_idx). */
-const KEY_TREE_SQL = "with recursive tree(id) as (select ?1 union select k.id from api_keys k join tree t on k.created_by_key_id = t.id)";
+/** `tree`: the key ?1 and every key of its project created by a key in it (on api_keys_created_by_idx). */
+const KEY_TREE_SQL = `with recursive tree(id) as (select ?1 union
+  select k.id from api_keys k join tree t on k.created_by_key_id = t.id where k.project_id = (select project_id from api_keys where id = ?1))`;
 
 /**
  * Revokes in D1 first, then drops the KV entries so no cached copy outlives the revocation. With
@@ -128,13 +131,18 @@ export async function revokeKey({ db, env }: ServiceContext, keyId: string, opti
   if (!row) throw notFound("key");
   // Lineage never crosses projects: a session's key creates keys of its own project only.
   const tree = options.withDescendants ? KEY_TREE_SQL : "with tree(id) as (select ?1)";
-  const [revoked, inTree] = await env.DB.batch<{ id?: string; key_hash?: string }>([
-    env.DB.prepare(`${tree} update api_keys set revoked_at = ?2 where id in (select id from tree) and revoked_at is null returning id`).bind(keyId, Date.now()),
-    // Every key of the tree is forgotten, revoked now or before: a cache entry may outlive an
-    // earlier revocation whose KV delete failed.
-    env.DB.prepare(`${tree} select key_hash from api_keys where id in (select id from tree)`).bind(keyId),
+  const now = Date.now();
+  const [revoked, cached] = await env.DB.batch<{ id?: string; key_hash?: string }>([
+    env.DB.prepare(`${tree} update api_keys set revoked_at = ?2 where id in (select id from tree) and revoked_at is null returning id`).bind(keyId, now),
+    // Every key of the tree that a cache may still hold: revoked now, or recently enough that an
+    // earlier revocation's failed KV delete left an entry that has not expired.
+    env.DB.prepare(`${tree} select key_hash from api_keys where id in (select id from tree) and revoked_at > ?2`).bind(keyId, now - keyCacheLifetimeMs(env)),
   ]);
-  await Promise.all(inTree!.results.map((key) => forgetEverywhere(env.KV, key.key_hash!)));
+  // Each key is forgotten whatever happens to the others; a failed KV delete still fails the
+  // request (the entry lives until its TTL, docs/security.md), after every other was tried.
+  const outcomes = await Promise.allSettled(cached!.results.map((key) => forgetEverywhere(env.KV, key.key_hash!)));
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failed) throw failed.reason;
   return revoked!.results.map((key) => key.id!);
 }
 

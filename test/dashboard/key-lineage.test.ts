@@ -1,7 +1,10 @@
 // Keys record the secret key whose dashboard session created them, and a key can be revoked with
 // every key it created, transitively (decision 110): after a secret key leaks, the keys made with
 // it go too.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { serviceContext } from "../../src/services/context";
+import { createKey } from "../../src/services/projects";
 import { TEST_ADMIN_TOKEN } from "../fixtures/secrets";
 import { createdKeyOf, DashboardClient, pageText } from "../helpers/dashboard";
 import { call, expectEnvelope } from "../helpers/http";
@@ -71,13 +74,36 @@ describe("key lineage", () => {
     // A key the admin created is nobody's descendant.
     expect(await works(byAdmin)).toBe(true);
     expect((await keyById(project, byAdmin.id)).revokedAt).toBeNull();
+    expect((await call(`/v1/admin/keys/${byAdmin.id}?withDescendants=false&cascade=true`, { admin: true, method: "DELETE" })).status).toBe(400);
+    expect((await call(`/v1/admin/keys/${byAdmin.id}?withDescendants=false`, { admin: true, method: "DELETE" })).status).toBe(204);
+    expect(await works(byAdmin)).toBe(false);
+  });
+
+  it("refuses to create a key for a creator that is revoked, not a secret key, or another project's", async () => {
+    const { project, root, child, sibling } = await lineage("Lineage creators");
+    const other = await createTestProject("Lineage other");
+    const ctx = serviceContext(env);
+    await call(`/v1/admin/keys/${child.id}`, { admin: true, method: "DELETE" });
+    const keysBefore = (await keysOf(project)).length;
+    for (const creator of [child.id, sibling.id, await secretKeyId(other)]) {
+      await expect(createKey(ctx, project.id, "api", creator)).rejects.toMatchObject({ code: "unauthorized" });
+    }
+    expect((await keysOf(project)).length).toBe(keysBefore);
+    // A live secret key of the project may create one; the insert names it.
+    const created = await createKey(ctx, project.id, "api", root);
+    registerSecret(created.key, "plain api key created in the lineage test");
+    expect((await keyById(project, created.id)).createdByKeyId).toBe(root);
   });
 
   it("shows who created each key in the dashboard and revokes one with the keys it created there", async () => {
     const { project, root, rootSession, child, sibling, grandchild, byAdmin } = await lineage("Lineage dashboard");
     const page = await rootSession.get(`/dashboard/projects/${project.id}`);
     const rootPrefix = (await keyById(project, root)).prefix;
-    expect(page.html).toMatch(new RegExp(`data-key-id="${child.id}">.*?<code>${rootPrefix}…</code>`, "s"));
+    const rowOf = (id: string) => new RegExp(`<tr data-key-id="${id}">(.*?)</tr>`, "s").exec(page.html)![1]!;
+    const createdByCell = (id: string) => [...rowOf(id).matchAll(/<td>(.*?)<\/td>/gs)][3]![1];
+    expect(createdByCell(child.id)).toContain(`<code>${rootPrefix}…</code>`);
+    expect(createdByCell(grandchild.id)).toContain(`<code>${(await keyById(project, child.id)).prefix}…</code>`);
+    expect(createdByCell(root)).toContain("admin or not recorded");
     // Three live keys descend from the root (child, sibling, grandchild); one from the child.
     expect(pageText(page.html)).toContain("Revoke with the 3 keys it created");
     expect(pageText(page.html)).toContain("Revoke with the 1 key it created");
@@ -99,7 +125,12 @@ describe("key lineage", () => {
     const otherSession = await signedIn(other.secretKey);
     await dashboardKey(otherSession, other.id, "api");
     await dashboardKey(otherSession, other.id, "api");
-    const tallied = await admin.follow(await admin.post(`/dashboard/projects/${other.id}/keys/${await secretKeyId(other)}/revoke`, { descendants: "on" }));
+    const otherRoot = await secretKeyId(other);
+    const tallied = await admin.follow(await admin.post(`/dashboard/projects/${other.id}/keys/${otherRoot}/revoke`, { descendants: "on" }));
     expect(pageText(tallied.html)).toMatch(/Secret key sk_\w{6}… revoked, with 2 keys it created\./);
+    // Revoked before: the notice says only what went now.
+    await dashboardKey(admin, other.id, "api");
+    const again = await admin.follow(await admin.post(`/dashboard/projects/${other.id}/keys/${otherRoot}/revoke`, { descendants: "on" }));
+    expect(pageText(again.html)).toMatch(/Secret key sk_\w{6}… was already revoked; revoked now: 0 keys it created\./);
   });
 });

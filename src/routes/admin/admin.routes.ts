@@ -33,7 +33,7 @@ export const KeySchema = z
     createdAt: IsoDateTime,
     revokedAt: IsoDateTime.nullable(),
     createdByKeyId: Uuid.nullable().openapi({
-      description: "The secret key whose dashboard session created this key; null when it was created with the admin token (API or dashboard)",
+      description: "The secret key whose dashboard session created this key; null when it was created with the admin token (API or dashboard), or before creators were recorded",
     }),
   })
   .openapi("Key");

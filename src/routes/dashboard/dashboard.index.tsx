@@ -273,8 +273,12 @@ dashboardRouter.post("/projects/:id/keys/:keyId/revoke", async (c) => {
     }
     const label = key.kind === "api" ? "API key" : "Secret key";
     const others = key.revoked.filter((id) => id !== key.id).length;
-    const withOthers = others ? `, with ${others} key${others === 1 ? "" : "s"} it created` : "";
-    return redirectWithFlash(c, session, `/dashboard/projects/${projectId}`, { notice: `${label} ${key.prefix}… revoked${withOthers}.` });
+    const createdKeys = `${others} key${others === 1 ? "" : "s"} it created`;
+    // A key revoked before: only what it created went now.
+    const notice = key.revoked.includes(key.id)
+      ? `${label} ${key.prefix}… revoked${others ? `, with ${createdKeys}` : ""}.`
+      : `${label} ${key.prefix}… was already revoked; revoked now: ${createdKeys}.`;
+    return redirectWithFlash(c, session, `/dashboard/projects/${projectId}`, { notice });
   } catch (error) {
     return renderProject(c, session, projectId, { error: appErrorOnly(error) });
   }

@@ -64,6 +64,9 @@ interface KeyStore {
 // costs as much as a D1 query locally. Revocation clears this isolate's copy at once; other
 // isolates forget it within MEMORY_TTL_MS (KV itself is eventually consistent for longer).
 const MEMORY_TTL_MS = 5_000;
+
+/** How long a KV entry written by resolveKey can live: its `expirationTtl` (KV's minimum is 60 s). */
+export const keyCacheLifetimeMs = (env: Pick<Env, "KEY_CACHE_TTL_SECONDS">) => Math.max(60, Number(env.KEY_CACHE_TTL_SECONDS) || 60) * 1000;
 const remembered = new IsolateCache<ResolvedKey>(MEMORY_TTL_MS);
 // Bumped by every revocation in this isolate. A resolve that was reading the stores while one ran
 // may hold what it read before it, so it does not put that into memory (revocations are rare).

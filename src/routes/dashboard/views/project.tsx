@@ -24,10 +24,18 @@ function CreatedKey(props: { created: CreatedKeyFlash }) {
   );
 }
 
-/** Unrevoked keys created by `keyId`'s sessions, and by theirs (decision 110). */
-function liveDescendants(keys: Overview["keys"], keyId: string): number {
-  const children = keys.filter((key) => key.createdByKeyId === keyId);
-  return children.reduce((count, child) => count + (child.revokedAt ? 0 : 1) + liveDescendants(keys, child.id), 0);
+/** For each key, how many unrevoked keys its sessions created, and theirs (decision 110). */
+function liveDescendantCounts(keys: Overview["keys"]): Map<string, number> {
+  const children = new Map<string, Overview["keys"]>();
+  for (const key of keys) if (key.createdByKeyId) children.set(key.createdByKeyId, [...(children.get(key.createdByKeyId) ?? []), key]);
+  const counts = new Map<string, number>();
+  const count = (keyId: string, seen: Set<string>): number => {
+    if (seen.has(keyId)) return 0;
+    seen.add(keyId);
+    return (children.get(keyId) ?? []).reduce((total, child) => total + (child.revokedAt ? 0 : 1) + count(child.id, seen), 0);
+  };
+  for (const key of keys) counts.set(key.id, count(key.id, new Set()));
+  return counts;
 }
 
 /** Shown while keys this key created are live, revoked or not itself: after a leak, all of them go. */
@@ -38,7 +46,7 @@ function RevokeWithDescendants(props: { projectId: string; keyId: string; prefix
     <form class="inline" method="post" action={`/dashboard/projects/${props.projectId}/keys/${props.keyId}/revoke`}>
       <CsrfField csrf={props.csrf} />
       <input type="hidden" name="descendants" value="on" />
-      <button type="submit" aria-label={`Revoke ${props.prefix} and the ${label}`}>
+      <button type="submit" aria-label={`Revoke with the ${label}: ${props.prefix}…`}>
         Revoke with the {label}
       </button>
     </form>
@@ -48,6 +56,7 @@ function RevokeWithDescendants(props: { projectId: string; keyId: string; prefix
 function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string }) {
   const { project, keys } = props.overview;
   const prefixOf = new Map(keys.map((key) => [key.id, key.prefix]));
+  const descendants = liveDescendantCounts(keys);
   return (
     <section aria-labelledby="keys">
       <h2 id="keys">Keys</h2>
@@ -85,7 +94,10 @@ function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string 
                 </td>
                 <td>{KIND_LABEL[key.kind]}</td>
                 <td>{key.createdAt}</td>
-                <td>{key.createdByKeyId ? <code>{prefixOf.get(key.createdByKeyId) ?? "?"}…</code> : "admin"}</td>
+                <td>
+                  {/* Null is the admin token, or a key older than the lineage (migration 0026). */}
+                  {key.createdByKeyId ? <code>{prefixOf.get(key.createdByKeyId) ?? "another key"}…</code> : "admin or not recorded"}
+                </td>
                 <td>{key.revokedAt ? `revoked ${key.revokedAt}` : "active"}</td>
                 <td>
                   {key.revokedAt ? null : (
@@ -96,7 +108,7 @@ function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string 
                       </button>
                     </form>
                   )}
-                  <RevokeWithDescendants projectId={project.id} keyId={key.id} prefix={key.prefix} count={liveDescendants(keys, key.id)} csrf={props.csrf} />
+                  <RevokeWithDescendants projectId={project.id} keyId={key.id} prefix={key.prefix} count={descendants.get(key.id) ?? 0} csrf={props.csrf} />
                 </td>
               </tr>
             ))}
