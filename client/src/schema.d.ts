@@ -528,7 +528,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (after a rotation, for a while, a second `v1` made with the previous secret: accept a request when any `v1` matches), `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h (a 429's or 503's `Retry-After` is honoured when longer than the backoff step, up to 6 h). An endpoint that answers 410 Gone, or whose every attempt fails for 5 days, is disabled until POST /v1/webhooks/{id}/enable. Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on `body.url`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an `Idempotency-Key`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
+         * @description Deliveries are JSON `{id, type, createdAt, data}` POSTed with `Mintyard-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` (after a rotation, for a while, a second `v1` made with the previous secret: accept a request when any `v1` matches), `Mintyard-Event` and `Mintyard-Delivery` headers, at least once, retried with backoff for 24 h (a 429's or 503's `Retry-After` is honoured when longer than the backoff step, up to 6 h). An endpoint that answers 410 Gone, or whose every attempt fails for 5 days, is disabled until POST /v1/webhooks/{id}/enable. Events: transaction.pending, transaction.confirmed, transaction.reverted, transaction.failed, order.filled, webhook_endpoint.disabled. The URL must be https to a public host: `localhost`, `*.localhost` and IP addresses in loopback, private, link-local, unique-local, shared (CGNAT), benchmarking, multicast, reserved or unspecified ranges (IPv6 forms that embed such an IPv4 address included) are a 400 on `body.url`; an endpoint registered before a range was refused gets nothing, and its deliveries fail. Host names are not resolved, so a public name that points at a private address is not caught. With an `Idempotency-Key`, a retry replays the first response, secret included: the secret is derived from the endpoint id again, never stored (decision 31). Without one, a retry after a lost response gets 409 for the same URL: delete the endpoint and register it again for a new secret.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1476,7 +1476,7 @@ export interface components {
              */
             id: string;
             url: string;
-            events: ("transaction.pending" | "transaction.confirmed" | "transaction.reverted" | "transaction.failed" | "order.filled")[];
+            events: ("transaction.pending" | "transaction.confirmed" | "transaction.reverted" | "transaction.failed" | "order.filled" | "webhook_endpoint.disabled")[];
             /**
              * @description `disabled` once the endpoint answered 410 Gone or every attempt failed for 5 days: its events are then recorded as failed deliveries, unsent, until POST /v1/webhooks/{id}/enable
              * @enum {string}
@@ -1531,7 +1531,7 @@ export interface components {
              * @example transaction.confirmed
              * @enum {string}
              */
-            eventType: "transaction.pending" | "transaction.confirmed" | "transaction.reverted" | "transaction.failed" | "order.filled";
+            eventType: "transaction.pending" | "transaction.confirmed" | "transaction.reverted" | "transaction.failed" | "order.filled" | "webhook_endpoint.disabled";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;

@@ -128,6 +128,33 @@ describe("an endpoint that answers 410 Gone", () => {
   });
 });
 
+describe("webhook_endpoint.disabled", () => {
+  it("tells the project's endpoints subscribed to it, and records its own copy failed", async () => {
+    const project = await createTestProject("Disabled notice");
+    const subscribe = async (name: string, events: string[]) =>
+      (await call("/v1/webhooks", { secretKey: project.secretKey, body: { url: hookUrl(name), events } })).body.id as string;
+    const gone = await subscribe("notice-gone", ["transaction.confirmed", "webhook_endpoint.disabled"]);
+    await subscribe("notice-watcher", ["webhook_endpoint.disabled"]);
+    await subscribe("notice-other", ["transaction.confirmed"]);
+    await failNext("notice-gone", 1, 410);
+    await queuedDelivery(gone, project.id, MINUTE);
+
+    // The disabling turn queues the notice; the dispatcher's next alarm sends it.
+    await deliverDue(serviceContext(env), project.id);
+    await deliverDue(serviceContext(env), project.id);
+
+    const [notice] = await received("notice-watcher");
+    expect(notice?.headers["mintyard-event"]).toBe("webhook_endpoint.disabled");
+    const body = JSON.parse(notice!.body);
+    expect(body).toMatchObject({ type: "webhook_endpoint.disabled", data: { endpoint: { id: gone, url: hookUrl("notice-gone"), status: "disabled", disabledReason: "it answered 410 Gone" } } });
+    expect(body.data.endpoint.disabledAt).toBe((await endpointView(project, gone))?.disabledAt);
+    expect(await received("notice-other")).toEqual([]);
+    // The disabled endpoint's own copy: recorded, not sent.
+    expect((await deliveries(gone)).find((row) => row.event_id === body.id)).toMatchObject({ status: "failed", last_error: "endpoint disabled: it answered 410 Gone" });
+    expect(await received("notice-gone")).toHaveLength(1);
+  });
+});
+
 describe("an endpoint whose every attempt fails", () => {
   it(`is disabled once a failure run has lasted ${DISABLE_AFTER_FAILING_MS / 86_400_000} days; an answered attempt or a day without failures ends the run`, async () => {
     const project = await createTestProject("Failing endpoint");

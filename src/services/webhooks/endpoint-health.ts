@@ -2,10 +2,11 @@
 // subscription is gone (410 Gone, the REST Hooks convention), or a failure run has lasted
 // DISABLE_AFTER_FAILING_MS. A disabled endpoint's events are still recorded, as failed deliveries,
 // so enabling it and recovering the range (decision 101) loses nothing.
-import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import type { AttemptResult } from "./attempt";
+import { enqueueWebhookStatement, webhookPayload } from "./events";
 
 /** Svix disables after 5 days of failures; Stripe after "several days". */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
@@ -18,6 +19,7 @@ export const FAILURE_RUN_GAP_MS = 24 * 60 * 60 * 1000;
 
 export interface EndpointHealth {
   id: string;
+  url: string;
   failingSince: Date | null;
 }
 
@@ -51,28 +53,33 @@ async function recordFailure(ctx: ServiceContext, endpointId: string, at: number
 }
 
 /**
- * Disables the endpoint and fails its pending deliveries in one batch. Only a live, enabled
- * endpoint is changed, and the deliveries only when this disabling is the one recorded: a delete
- * or another disabling landing meanwhile keeps its own reason. The failure run stays, so the view
+ * Disables the endpoint, fails its pending deliveries and queues `webhook_endpoint.disabled` for
+ * the project's endpoints subscribed to it (decision 111), in one batch. Only a live, enabled
+ * endpoint is changed, and the rest only when this disabling is the one recorded: a delete or
+ * another disabling landing meanwhile keeps its own reason. The failure run stays, so the view
  * and enabling can say since when deliveries failed.
  */
-async function disableEndpoint(ctx: ServiceContext, endpointId: string, reason: string, at: number) {
+async function disableEndpoint(ctx: ServiceContext, endpoint: EndpointHealth, failingSince: Date, reason: string, at: number) {
+  const endpointId = endpoint.id;
   const disabledAt = new Date(at);
-  await ctx.db.batch([
-    ctx.db
-      .update(webhookEndpoints)
-      .set({ disabledAt, disabledReason: reason })
-      .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.deletedAt), isNull(webhookEndpoints.disabledAt))),
-    ctx.db
-      .update(webhookDeliveries)
-      .set({ status: "failed", lastError: disabledDeliveryError(reason), nextAttemptAt: disabledAt })
-      .where(
-        and(
-          eq(webhookDeliveries.endpointId, endpointId),
-          eq(webhookDeliveries.status, "pending"),
-          sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.id} = ${endpointId} and ${webhookEndpoints.disabledAt} = ${at})`,
-        ),
-      ),
+  const thisDisabling = { sql: "exists (select 1 from webhook_endpoints where id = ? and disabled_at = ?)", params: [endpointId, at] };
+  const notice = webhookPayload("webhook_endpoint.disabled", {
+    endpoint: { id: endpointId, url: endpoint.url, status: "disabled", failingSince: failingSince.toISOString(), disabledAt: disabledAt.toISOString(), disabledReason: reason },
+  });
+  await ctx.env.DB.batch([
+    ctx.env.DB.prepare("update webhook_endpoints set disabled_at = ?, disabled_reason = ? where id = ? and deleted_at is null and disabled_at is null").bind(
+      at,
+      reason,
+      endpointId,
+    ),
+    ctx.env.DB.prepare(`update webhook_deliveries set status = 'failed', last_error = ?, next_attempt_at = ? where endpoint_id = ? and status = 'pending' and ${thisDisabling.sql}`).bind(
+      disabledDeliveryError(reason),
+      at,
+      endpointId,
+      ...thisDisabling.params,
+    ),
+    // The disabled endpoint's own copy, if it subscribed, is recorded failed like any event it misses.
+    enqueueWebhookStatement(ctx.env.DB, notice, { sql: "select project_id from webhook_endpoints where id = ?", params: [endpointId] }, thisDisabling),
   ]);
 }
 
@@ -91,9 +98,10 @@ export async function noteAttempt(ctx: ServiceContext, endpoint: EndpointHealth,
       .where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
     return false;
   }
-  endpoint.failingSince = await recordFailure(ctx, endpoint.id, attemptedAt);
-  const reason = disableReason(result, endpoint.failingSince, attemptedAt);
+  const failingSince = await recordFailure(ctx, endpoint.id, attemptedAt);
+  endpoint.failingSince = failingSince;
+  const reason = disableReason(result, failingSince, attemptedAt);
   if (reason === null) return false;
-  await disableEndpoint(ctx, endpoint.id, reason, attemptedAt);
+  await disableEndpoint(ctx, endpoint, failingSince, reason, attemptedAt);
   return true;
 }

@@ -2,7 +2,14 @@
 // report (one row per subscribed endpoint), so an event is never lost once the change is stored;
 // the project's WebhookDispatcher then delivers them, at least once.
 
-export const WEBHOOK_EVENTS = ["transaction.pending", "transaction.confirmed", "transaction.reverted", "transaction.failed", "order.filled"] as const;
+export const WEBHOOK_EVENTS = [
+  "transaction.pending",
+  "transaction.confirmed",
+  "transaction.reverted",
+  "transaction.failed",
+  "order.filled",
+  "webhook_endpoint.disabled",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookPayload {
