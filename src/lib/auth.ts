@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../services/auth/admin-token";
-import { keyResolvedRecently, resolveKey, wellFormedKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
+import { keyCacheTtlSeconds, keyResolvedRecently, resolveKey, wellFormedKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
 import { serviceContext } from "../services/context";
 import { AppError } from "./errors";
 import type { AppBindings } from "./types";
@@ -27,7 +27,7 @@ export function requireKey(...kinds: KeyKind[]): MiddlewareHandler<AppBindings> 
     const plain = presentedKeys((name) => c.req.header(name));
     if (!plain.length) throw new AppError("unauthorized", "missing credentials: send x-api-key or Authorization: Bearer <secret key>");
     const { env, db } = serviceContext(c.env);
-    const store = { db, kv: env.KV, cacheTtlSeconds: Number(env.KEY_CACHE_TTL_SECONDS) || 60 };
+    const store = { db, kv: env.KV, cacheTtlSeconds: keyCacheTtlSeconds(env) };
     const client = unknownKeyClient((name) => c.req.header(name));
     // A client refused for unknown keys still gets the keys this isolate recently resolved looked up (decision 105).
     const refused = clientRefused(client);

@@ -2,7 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { projectWalletAddress } from "../chain/wallet";
 import { apiKeys, projects } from "../db/schema";
 import { AppError, notFound } from "../lib/errors";
-import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, keyCacheLifetimeMs, sha256Hex, type KeyKind } from "./auth/keys";
+import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, keyCacheTtlSeconds, sha256Hex, type KeyKind } from "./auth/keys";
 import type { ServiceContext } from "./context";
 
 export interface ProjectView {
@@ -117,7 +117,11 @@ export async function listKeys(ctx: ServiceContext, projectId: string): Promise<
   return rows.map(toKeyView);
 }
 
-/** `tree`: the key ?1 and every key of its project created by a key in it (on api_keys_created_by_idx). */
+/**
+ * `tree`: the key ?1 and every key of its project created by a key in it (on
+ * api_keys_created_by_idx). createKey already requires a creator of the same project; the walk
+ * checks it again, so no row written otherwise can carry a revocation across projects.
+ */
 const KEY_TREE_SQL = `with recursive tree(id) as (select ?1 union
   select k.id from api_keys k join tree t on k.created_by_key_id = t.id where k.project_id = (select project_id from api_keys where id = ?1))`;
 
@@ -129,14 +133,13 @@ const KEY_TREE_SQL = `with recursive tree(id) as (select ?1 union
 export async function revokeKey({ db, env }: ServiceContext, keyId: string, options: { withDescendants?: boolean } = {}): Promise<string[]> {
   const row = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
   if (!row) throw notFound("key");
-  // Lineage never crosses projects: a session's key creates keys of its own project only.
   const tree = options.withDescendants ? KEY_TREE_SQL : "with tree(id) as (select ?1)";
   const now = Date.now();
   const [revoked, cached] = await env.DB.batch<{ id?: string; key_hash?: string }>([
     env.DB.prepare(`${tree} update api_keys set revoked_at = ?2 where id in (select id from tree) and revoked_at is null returning id`).bind(keyId, now),
     // Every key of the tree that a cache may still hold: revoked now, or recently enough that an
     // earlier revocation's failed KV delete left an entry that has not expired.
-    env.DB.prepare(`${tree} select key_hash from api_keys where id in (select id from tree) and revoked_at > ?2`).bind(keyId, now - keyCacheLifetimeMs(env)),
+    env.DB.prepare(`${tree} select key_hash from api_keys where id in (select id from tree) and revoked_at > ?2`).bind(keyId, now - keyCacheTtlSeconds(env) * 1000),
   ]);
   // Each key is forgotten whatever happens to the others; a failed KV delete still fails the
   // request (the entry lives until its TTL, docs/security.md), after every other was tried.

@@ -37,9 +37,11 @@ import {
   readSessionCookie,
   setFlashCookie,
   setSessionCookie,
+  overHttps,
 } from "./session-cookie";
 import { readForm } from "./form";
 import { ErrorPage } from "./views/error";
+import { keysItCreated } from "./views/format";
 import type { PageContext } from "./views/layout";
 import { ProjectPage } from "./views/project";
 import { ProjectsPage } from "./views/projects";
@@ -150,7 +152,7 @@ dashboardRouter.use("*", async (c, next) => {
   // Sign-in posts the admin token or a secret key: a browser that has been here over https must
   // never post it over plain http (decision 109). No includeSubDomains: the Worker's route need
   // not own the zone's other hosts.
-  if (new URL(c.req.url).protocol === "https:") c.header("Strict-Transport-Security", "max-age=31536000");
+  if (overHttps(c)) c.header("Strict-Transport-Security", "max-age=31536000");
 
   const token = readSessionCookie(c);
   let session = await readSession(c.env.ADMIN_TOKEN, token);
@@ -273,11 +275,10 @@ dashboardRouter.post("/projects/:id/keys/:keyId/revoke", async (c) => {
     }
     const label = key.kind === "api" ? "API key" : "Secret key";
     const others = key.revoked.filter((id) => id !== key.id).length;
-    const createdKeys = `${others} key${others === 1 ? "" : "s"} it created`;
-    // A key revoked before: only what it created went now.
+    // A key revoked before (a stale page, a second submit): say so, and what went with it now.
     const notice = key.revoked.includes(key.id)
-      ? `${label} ${key.prefix}… revoked${others ? `, with ${createdKeys}` : ""}.`
-      : `${label} ${key.prefix}… was already revoked; revoked now: ${createdKeys}.`;
+      ? `${label} ${key.prefix}… revoked${others ? `, with ${keysItCreated(others)}` : ""}.`
+      : `${label} ${key.prefix}… was already revoked${form.descendants === "on" ? `; revoked now: ${keysItCreated(others)}` : ""}.`;
     return redirectWithFlash(c, session, `/dashboard/projects/${projectId}`, { notice });
   } catch (error) {
     return renderProject(c, session, projectId, { error: appErrorOnly(error) });

@@ -9,11 +9,14 @@ export const SESSION_COOKIE = "mintyard_session";
 export const FLASH_COOKIE = "mintyard_flash";
 export const DASHBOARD_PATH = "/dashboard";
 
+/** The request came over https: cookies are Secure and pages send HSTS (decision 109). */
+export const overHttps = (c: Context) => new URL(c.req.url).protocol === "https:";
+
 const options = (c: Context, maxAge: number): CookieOptions => ({
   path: DASHBOARD_PATH,
   httpOnly: true,
   sameSite: "Strict",
-  secure: new URL(c.req.url).protocol === "https:",
+  secure: overHttps(c),
   maxAge,
 });
 

@@ -57,16 +57,17 @@ const PLAIN_KEY_SHAPE = /^(ak|sk)_[0-9A-Za-z]{32,64}$/;
 interface KeyStore {
   db: Db;
   kv: KVNamespace;
+  /** The KV entry's lifetime: keyCacheTtlSeconds(env), at least KV's 60 s. */
   cacheTtlSeconds: number;
 }
+
+/** The KV entry's `expirationTtl` resolveKey writes (KV's minimum is 60 s); a revocation re-deletes entries this young. */
+export const keyCacheTtlSeconds = (env: Pick<Env, "KEY_CACHE_TTL_SECONDS">) => Math.max(60, Number(env.KEY_CACHE_TTL_SECONDS) || 60);
 
 // A few seconds of isolate memory in front of KV: every request authenticates, and a KV read
 // costs as much as a D1 query locally. Revocation clears this isolate's copy at once; other
 // isolates forget it within MEMORY_TTL_MS (KV itself is eventually consistent for longer).
 const MEMORY_TTL_MS = 5_000;
-
-/** How long a KV entry written by resolveKey can live: its `expirationTtl` (KV's minimum is 60 s). */
-export const keyCacheLifetimeMs = (env: Pick<Env, "KEY_CACHE_TTL_SECONDS">) => Math.max(60, Number(env.KEY_CACHE_TTL_SECONDS) || 60) * 1000;
 const remembered = new IsolateCache<ResolvedKey>(MEMORY_TTL_MS);
 // Bumped by every revocation in this isolate. A resolve that was reading the stores while one ran
 // may hold what it read before it, so it does not put that into memory (revocations are rare).
@@ -122,7 +123,7 @@ async function resolveFromStores(store: KeyStore, keyHash: string): Promise<Reso
   // Only a cache: Workers KV answers a second write to one key within a second with an error,
   // and a burst of first requests with a new key all write it. D1 has answered already.
   await store.kv
-    .put(keyCacheKey(keyHash), JSON.stringify(entry), { expirationTtl: Math.max(60, store.cacheTtlSeconds) })
+    .put(keyCacheKey(keyHash), JSON.stringify(entry), { expirationTtl: store.cacheTtlSeconds })
     .catch((error: unknown) => logWarn({}, { where: "auth.cacheKey", keyId: row.id }, error));
   // A revocation between the read above and this put deleted the entry before the put wrote it
   // back. Revocation writes D1 before deleting KV, so reading D1 again after the put either sees

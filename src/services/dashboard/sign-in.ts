@@ -4,7 +4,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../auth/admin-token";
-import { resolveKey } from "../auth/keys";
+import { keyCacheTtlSeconds, resolveKey } from "../auth/keys";
 import type { ServiceContext } from "../context";
 import type { Principal, Session } from "./session";
 
@@ -18,7 +18,7 @@ export async function signIn(ctx: ServiceContext, credential: unknown): Promise<
   if (!adminToken) throw adminTokenUnusable("dashboard");
   if (await isAdminToken(adminToken, plain)) return { kind: "admin" };
   const resolved = await resolveKey(
-    { db: ctx.db, kv: ctx.env.KV, cacheTtlSeconds: Number(ctx.env.KEY_CACHE_TTL_SECONDS) || 60 },
+    { db: ctx.db, kv: ctx.env.KV, cacheTtlSeconds: keyCacheTtlSeconds(ctx.env) },
     plain,
   );
   if (!resolved) throw new AppError("unauthorized", INVALID);

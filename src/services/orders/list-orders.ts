@@ -22,9 +22,9 @@ export interface OrderListQuery {
 }
 
 // `+end_time`: the range is checked on the list index's own entries, never searched on an index
-// of its own. SQLite without statistics rates `status = ? and
-// end_time > ?` on orders_status_end_idx above the collection's, token's or offerer's equalities
-// and would walk every active order of every collection (decision 34).
+// of its own. SQLite without statistics rates `status = ? and end_time > ?` on
+// orders_status_end_idx above the collection's, token's or offerer's equalities and would walk
+// every active order of every collection (decision 34).
 const endsAfter = (now: Date) => sql`+${orders.endTime} > ${now.getTime()}`;
 
 /**

@@ -7,10 +7,11 @@ import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { attemptDelivery, endpointUnavailable } from "./attempt";
 import { noteAttempt, type EndpointHealth } from "./endpoint-health";
+import { DELIVERY_WINDOW_MS } from "./events";
 import { signingSecrets } from "./signing";
 import { refusedEndpointUrl } from "./webhook-url";
 
-export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export { DELIVERY_WINDOW_MS };
 /** Per endpoint and alarm: a backlog of one endpoint never fills another's turn. */
 export const ROWS_PER_ENDPOINT = 10;
 const MAX_BACKOFF_MS = 6 * 60 * 60 * 1000;
@@ -115,7 +116,7 @@ function failRefusedEndpoint(ctx: ServiceContext, endpointId: string, problem: s
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
 }
 
-type DeliveringEndpoint = Parameters<typeof signingSecrets>[1] & EndpointHealth & { url: string };
+type DeliveringEndpoint = Parameters<typeof signingSecrets>[1] & EndpointHealth;
 
 async function deliverToEndpoint(ctx: ServiceContext, endpoint: DeliveringEndpoint, now: number): Promise<void> {
   const due = await dueForEndpoint(ctx, endpoint.id, now).all();

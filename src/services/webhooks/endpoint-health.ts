@@ -6,16 +6,16 @@ import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import type { AttemptResult } from "./attempt";
-import { enqueueWebhookStatement, webhookPayload } from "./events";
+import { DELIVERY_WINDOW_MS, DISABLED_ERROR_PREFIX, enqueueWebhookStatement, webhookPayload } from "./events";
 
 /** Svix disables after 5 days of failures; Stripe after "several days". */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 /**
  * A failed attempt this long after the run's previous one starts a new run: a run measures an
  * endpoint that kept failing while it was tried, not one that failed once and was then left alone
- * (nothing is attempted once a failed delivery's 24 h window is over).
+ * (nothing is attempted once a failed delivery's window is over).
  */
-export const FAILURE_RUN_GAP_MS = 24 * 60 * 60 * 1000;
+const FAILURE_RUN_GAP_MS = DELIVERY_WINDOW_MS;
 
 export interface EndpointHealth {
   id: string;
@@ -24,7 +24,7 @@ export interface EndpointHealth {
 }
 
 /** Why this failed attempt disables the endpoint, or null when it does not. */
-export function disableReason(result: AttemptResult, failingSince: Date, attemptedAt: number): string | null {
+function disableReason(result: AttemptResult, failingSince: Date, attemptedAt: number): string | null {
   if (result.status === 410) return "it answered 410 Gone";
   if (attemptedAt - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
     return `every attempt failed from ${failingSince.toISOString()} to ${new Date(attemptedAt).toISOString()}`;
@@ -33,7 +33,7 @@ export function disableReason(result: AttemptResult, failingSince: Date, attempt
 }
 
 /** The lastError of a delivery the endpoint's disabling stopped (and of one queued while disabled). */
-export const disabledDeliveryError = (reason: string) => `endpoint disabled: ${reason}`;
+const disabledDeliveryError = (reason: string) => `${DISABLED_ERROR_PREFIX}${reason}`;
 
 /**
  * Adds a failed attempt to the endpoint's run, in one statement: a new run when there is none or
@@ -78,7 +78,9 @@ async function disableEndpoint(ctx: ServiceContext, endpoint: EndpointHealth, fa
       endpointId,
       ...thisDisabling.params,
     ),
-    // The disabled endpoint's own copy, if it subscribed, is recorded failed like any event it misses.
+    // The disabled endpoint's own copy, if it subscribed, is recorded failed like any event it
+    // misses. No kick: this runs in the dispatcher's own turn, whose next-due read at the end of
+    // the alarm finds the other endpoints' rows, due now.
     enqueueWebhookStatement(ctx.env.DB, notice, { sql: "select project_id from webhook_endpoints where id = ?", params: [endpointId] }, thisDisabling),
   ]);
 }

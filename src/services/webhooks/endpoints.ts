@@ -4,7 +4,7 @@ import { kickWebhooks } from "../../durable-objects/stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { WEBHOOK_EVENTS, type WebhookEvent } from "./events";
+import { DELIVERY_WINDOW_MS, WEBHOOK_EVENTS, type WebhookEvent } from "./events";
 import { endpointSecret } from "./signing";
 import { checkWebhookUrl, refusedEndpointUrl } from "./webhook-url";
 
@@ -23,7 +23,7 @@ const endpointView = (row: EndpointRow, nowMs = Date.now()) => ({
   status: row.disabledAt ? ("disabled" as const) : ("enabled" as const),
   failingSince: row.failingSince?.toISOString() ?? null,
   disabledAt: row.disabledAt?.toISOString() ?? null,
-  disabledReason: row.disabledAt ? row.disabledReason : null,
+  disabledReason: row.disabledReason,
   secretVersion: row.secretVersion,
   previousSecretExpiresAt: row.previousSecretUntil && row.previousSecretUntil.getTime() > nowMs ? row.previousSecretUntil.toISOString() : null,
   createdAt: row.createdAt.toISOString(),
@@ -53,11 +53,15 @@ export async function registerEndpoint(ctx: ServiceContext, projectId: string, i
   if (!inserted.meta.changes) {
     const live = await liveEndpoints(ctx, projectId);
     const same = live.find((row) => row.url === url);
-    if (same?.disabledAt) throw new AppError("conflict", `this URL is already registered, and disabled (${same.disabledReason ?? "no reason recorded"}); enable it with POST /v1/webhooks/${same.id}/enable`);
+    if (same?.disabledAt) throw disabledConflict("this URL is already registered: its endpoint", same);
     if (same) throw new AppError("conflict", "this URL is already registered; delete it first to change its events");
     throw new AppError("conflict", `a project can have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
   }
-  return { id, url, events, status: "enabled" as const, failingSince: null, disabledAt: null, disabledReason: null, secretVersion: 1, previousSecretExpiresAt: null, createdAt: createdAt.toISOString(), secret };
+  const row: EndpointRow = {
+    ...{ id, projectId, url, events: JSON.stringify(events), secretVersion: 1, previousSecretUntil: null, createdAt, deletedAt: null },
+    ...{ disabledAt: null, disabledReason: null, failingSince: null, lastFailedAt: null },
+  };
+  return { ...endpointView(row), secret };
 }
 
 /**
@@ -107,6 +111,10 @@ async function ownEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   return row;
 }
 
+/** A 409 for a disabled endpoint (decision 108), naming why and the route that enables it. */
+const disabledConflict = (what: string, endpoint: Pick<EndpointRow, "id" | "disabledReason">) =>
+  new AppError("conflict", `${what} is disabled (${endpoint.disabledReason}); enable it first with POST /v1/webhooks/${endpoint.id}/enable`);
+
 /** A delivery sent again, as decision 80 sends it: due now, a new 24 h window, the backoff from the start. */
 export const queuedAgain = (now: Date) => ({ status: "pending" as const, attempts: 0, nextAttemptAt: now, windowStartedAt: now, deliveredAt: null });
 
@@ -128,9 +136,7 @@ export const endpointStillLive = (ctx: ServiceContext, projectId: string, endpoi
  */
 export async function resendableEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   const endpoint = await ownEndpoint(ctx, projectId, id);
-  if (endpoint.disabledAt) {
-    throw new AppError("conflict", `the endpoint is disabled (${endpoint.disabledReason ?? "no reason recorded"}); enable it first with POST /v1/webhooks/${id}/enable`);
-  }
+  if (endpoint.disabledAt) throw disabledConflict("the endpoint", endpoint);
   const refused = refusedEndpointUrl(ctx.env, endpoint.url);
   if (refused) throw new AppError("conflict", `the endpoint's URL is refused (it ${refused}), so its deliveries would fail unsent; register a public https URL`);
   return endpoint;
@@ -147,9 +153,6 @@ export async function deleteEndpoint(ctx: ServiceContext, projectId: string, id:
       .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.status, "pending"))),
   ]);
 }
-
-/** How far before a failure run's start its failed deliveries' events may go: a delivery window. */
-const RECOVER_BEFORE_RUN_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Sends to a disabled endpoint again (decision 108), its failure run ended. Deliveries that
@@ -168,7 +171,7 @@ export async function enableEndpoint(ctx: ServiceContext, projectId: string, id:
   // Enabled (or deleted) by another request meanwhile: its state, without this one's range.
   if (!enabled) return { ...endpointView(await ownEndpoint(ctx, projectId, id)), recoverSince: null };
   const runStart = (before.failingSince ?? before.disabledAt).getTime();
-  return { ...endpointView(enabled), recoverSince: new Date(runStart - RECOVER_BEFORE_RUN_MS).toISOString() };
+  return { ...endpointView(enabled), recoverSince: new Date(runStart - DELIVERY_WINDOW_MS).toISOString() };
 }
 
 export async function listDeliveries(ctx: ServiceContext, projectId: string, endpointId: string, query: { page: number; limit: number }) {

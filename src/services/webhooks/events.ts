@@ -2,6 +2,12 @@
 // report (one row per subscribed endpoint), so an event is never lost once the change is stored;
 // the project's WebhookDispatcher then delivers them, at least once.
 
+/** How long a delivery is retried after its event (or its last resend): 24 h. */
+export const DELIVERY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A failed delivery's lastError when its endpoint is disabled (decision 108), followed by the reason. */
+export const DISABLED_ERROR_PREFIX = "endpoint disabled: ";
+
 export const WEBHOOK_EVENTS = [
   "transaction.pending",
   "transaction.confirmed",
@@ -39,7 +45,7 @@ export function queuedForProjects(results: D1Result[]): string[] {
 
 // The event of a disabled endpoint (decision 108) is recorded as failed, unsent: enabling the
 // endpoint and recovering the range sends it then.
-const DISABLED_ERROR_SQL = `'endpoint disabled: ' || coalesce(e.disabled_reason, 'no reason recorded')`;
+const DISABLED_ERROR_SQL = `'${DISABLED_ERROR_PREFIX}' || e.disabled_reason`;
 
 /**
  * Queues `payload` for every live endpoint of the project subscribed to its type (as failed for a

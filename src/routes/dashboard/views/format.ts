@@ -7,3 +7,6 @@ export function formatUnits(amount: string, decimals = 18): string {
   const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
   return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
 }
+
+/** "1 key it created", "3 keys it created" (decision 110's revocations). */
+export const keysItCreated = (count: number) => `${count} key${count === 1 ? "" : "s"} it created`;

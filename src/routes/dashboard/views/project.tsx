@@ -2,7 +2,7 @@ import { raw } from "hono/html";
 import type { projectOverview } from "../../../services/dashboard/project-page";
 import type { CreatedKeyFlash } from "../../../services/dashboard/session";
 import { TRANSACTIONS_SCRIPT } from "../assets";
-import { formatUnits } from "./format";
+import { formatUnits, keysItCreated } from "./format";
 import { Alerts, CsrfField, Layout, type PageContext } from "./layout";
 
 type Overview = Awaited<ReturnType<typeof projectOverview>>;
@@ -24,24 +24,26 @@ function CreatedKey(props: { created: CreatedKeyFlash }) {
   );
 }
 
-/** For each key, how many unrevoked keys its sessions created, and theirs (decision 110). */
+/**
+ * For each key, how many unrevoked keys its sessions created, and theirs (decision 110). A key's
+ * creator is always an older key of the project, so the walk has no cycle.
+ */
 function liveDescendantCounts(keys: Overview["keys"]): Map<string, number> {
   const children = new Map<string, Overview["keys"]>();
-  for (const key of keys) if (key.createdByKeyId) children.set(key.createdByKeyId, [...(children.get(key.createdByKeyId) ?? []), key]);
-  const counts = new Map<string, number>();
-  const count = (keyId: string, seen: Set<string>): number => {
-    if (seen.has(keyId)) return 0;
-    seen.add(keyId);
-    return (children.get(keyId) ?? []).reduce((total, child) => total + (child.revokedAt ? 0 : 1) + count(child.id, seen), 0);
-  };
-  for (const key of keys) counts.set(key.id, count(key.id, new Set()));
-  return counts;
+  for (const key of keys) {
+    if (!key.createdByKeyId) continue;
+    const siblings = children.get(key.createdByKeyId) ?? [];
+    siblings.push(key);
+    children.set(key.createdByKeyId, siblings);
+  }
+  const count = (keyId: string): number => (children.get(keyId) ?? []).reduce((total, child) => total + (child.revokedAt ? 0 : 1) + count(child.id), 0);
+  return new Map(keys.map((key) => [key.id, count(key.id)]));
 }
 
 /** Shown while keys this key created are live, revoked or not itself: after a leak, all of them go. */
 function RevokeWithDescendants(props: { projectId: string; keyId: string; prefix: string; count: number; csrf?: string }) {
   if (props.count === 0) return null;
-  const label = `${props.count} key${props.count === 1 ? "" : "s"} it created`;
+  const label = keysItCreated(props.count);
   return (
     <form class="inline" method="post" action={`/dashboard/projects/${props.projectId}/keys/${props.keyId}/revoke`}>
       <CsrfField csrf={props.csrf} />
@@ -96,7 +98,7 @@ function Keys(props: { overview: Overview; csrf?: string; currentKeyId?: string 
                 <td>{key.createdAt}</td>
                 <td>
                   {/* Null is the admin token, or a key older than the lineage (migration 0026). */}
-                  {key.createdByKeyId ? <code>{prefixOf.get(key.createdByKeyId) ?? "another key"}…</code> : "admin or not recorded"}
+                  {key.createdByKeyId ? <code>{prefixOf.get(key.createdByKeyId)}…</code> : "admin or not recorded"}
                 </td>
                 <td>{key.revokedAt ? `revoked ${key.revokedAt}` : "active"}</td>
                 <td>
