@@ -6,7 +6,7 @@ import { and, asc, eq, isNull, lte, min } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { attemptDelivery, endpointUnavailable } from "./attempt";
-import { noteAttempt, type EndpointHealth } from "./endpoint-health";
+import { recordAttempt, type EndpointHealth } from "./endpoint-health";
 import { DELIVERY_WINDOW_MS } from "./events";
 import { signingSecrets } from "./signing";
 import { refusedEndpointUrl } from "./webhook-url";
@@ -136,7 +136,7 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: DeliveringEndpoi
     const attemptedAt = Date.now();
     const attempts = delivery.attempts + 1;
     const retryAt = result.ok ? null : nextAttemptAt(ctx.env, attempts, windowStart(delivery), attemptedAt, result.retryAfterMs);
-    await ctx.db
+    const rowUpdate = ctx.db
       .update(webhookDeliveries)
       .set({
         attempts,
@@ -149,7 +149,7 @@ async function deliverToEndpoint(ctx: ServiceContext, endpoint: DeliveringEndpoi
       // Only while still pending: deleting the endpoint during the attempt failed the row, and
       // this answer must not bring it back for another retry.
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
-    if (await noteAttempt(ctx, endpoint, result, attemptedAt)) return;
+    if (await recordAttempt(ctx, endpoint, result, attemptedAt, rowUpdate)) return;
     if (!result.ok && endpointUnavailable(result)) {
       // Until this delivery's own next try: near its window's end that is sooner than a full
       // backoff step (up to 6 h), which the others must not wait out. One whose window just

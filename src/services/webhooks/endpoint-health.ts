@@ -3,6 +3,7 @@
 // DISABLE_AFTER_FAILING_MS. A disabled endpoint's events are still recorded, as failed deliveries,
 // so enabling it and recovering the range (decision 101) loses nothing.
 import { and, eq, isNotNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { webhookEndpoints } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import type { AttemptResult } from "./attempt";
@@ -36,11 +37,11 @@ function disableReason(result: AttemptResult, failingSince: Date, attemptedAt: n
 const disabledDeliveryError = (reason: string) => `${DISABLED_ERROR_PREFIX}${reason}`;
 
 /**
- * Adds a failed attempt to the endpoint's run, in one statement: a new run when there is none or
- * the previous failure is over FAILURE_RUN_GAP_MS old. Returns when the run began.
+ * Adds a failed attempt to the endpoint's run: a new run when there is none or the previous
+ * failure is over FAILURE_RUN_GAP_MS old. Returns when the run began.
  */
-async function recordFailure(ctx: ServiceContext, endpointId: string, at: number): Promise<Date> {
-  const [run] = await ctx.db
+const failureRun = (ctx: ServiceContext, endpointId: string, at: number) =>
+  ctx.db
     .update(webhookEndpoints)
     .set({
       failingSince: sql`case when ${webhookEndpoints.failingSince} is null or ${webhookEndpoints.lastFailedAt} is null
@@ -49,8 +50,6 @@ async function recordFailure(ctx: ServiceContext, endpointId: string, at: number
     })
     .where(eq(webhookEndpoints.id, endpointId))
     .returning({ failingSince: webhookEndpoints.failingSince });
-  return run?.failingSince ?? new Date(at);
-}
 
 /**
  * Disables the endpoint, fails its pending deliveries and queues `webhook_endpoint.disabled` for
@@ -86,21 +85,33 @@ async function disableEndpoint(ctx: ServiceContext, endpoint: EndpointHealth, fa
 }
 
 /**
- * Records what an attempt says about its endpoint; true when the endpoint is now disabled and its
- * turn must end. An answered attempt writes only when it ends a run, so a healthy endpoint costs
- * nothing; each failed attempt is one statement.
+ * Writes an attempt's delivery row (`rowUpdate`) and, in the same batch, what the attempt says
+ * about its endpoint; true when the endpoint is now disabled and its turn must end. An answered
+ * attempt adds a write only when it ends a run, so a healthy endpoint costs nothing more; a
+ * failed one adds one statement to the row's round trip.
  */
-export async function noteAttempt(ctx: ServiceContext, endpoint: EndpointHealth, result: AttemptResult, attemptedAt: number): Promise<boolean> {
+export async function recordAttempt(
+  ctx: ServiceContext,
+  endpoint: EndpointHealth,
+  result: AttemptResult,
+  attemptedAt: number,
+  rowUpdate: BatchItem<"sqlite">,
+): Promise<boolean> {
   if (result.ok) {
-    if (endpoint.failingSince === null) return false;
+    if (endpoint.failingSince === null) {
+      await rowUpdate;
+      return false;
+    }
     endpoint.failingSince = null;
-    await ctx.db
+    const runEnded = ctx.db
       .update(webhookEndpoints)
       .set({ failingSince: null, lastFailedAt: null })
       .where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
+    await ctx.db.batch([rowUpdate, runEnded]);
     return false;
   }
-  const failingSince = await recordFailure(ctx, endpoint.id, attemptedAt);
+  const [, [run]] = await ctx.db.batch([rowUpdate, failureRun(ctx, endpoint.id, attemptedAt)]);
+  const failingSince = run?.failingSince ?? new Date(attemptedAt);
   endpoint.failingSince = failingSince;
   const reason = disableReason(result, failingSince, attemptedAt);
   if (reason === null) return false;
