@@ -2,6 +2,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import { projectWalletAddress } from "../chain/wallet";
 import { apiKeys, projects } from "../db/schema";
 import { AppError, notFound } from "../lib/errors";
+import { settleAllOrThrow } from "../lib/settle";
 import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, keyCacheTtlSeconds, sha256Hex, type KeyKind } from "./auth/keys";
 import type { ServiceContext } from "./context";
 
@@ -131,8 +132,7 @@ const KEY_TREE_SQL = `with recursive tree(id) as (select ?1 union
  * 110), in the same statement. Returns the ids this call revoked (none when already revoked).
  */
 export async function revokeKey({ db, env }: ServiceContext, keyId: string, options: { withDescendants?: boolean } = {}): Promise<string[]> {
-  const row = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId)).get();
-  if (!row) throw notFound("key");
+  if (!(await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, keyId)).get())) throw notFound("key");
   const tree = options.withDescendants ? KEY_TREE_SQL : "with tree(id) as (select ?1)";
   const now = Date.now();
   const [revoked, cached] = await env.DB.batch<{ id?: string; key_hash?: string }>([
@@ -143,9 +143,7 @@ export async function revokeKey({ db, env }: ServiceContext, keyId: string, opti
   ]);
   // Each key is forgotten whatever happens to the others; a failed KV delete still fails the
   // request (the entry lives until its TTL, docs/security.md), after every other was tried.
-  const outcomes = await Promise.allSettled(cached!.results.map((key) => forgetEverywhere(env.KV, key.key_hash!)));
-  const failed = outcomes.find((outcome) => outcome.status === "rejected");
-  if (failed) throw failed.reason;
+  await settleAllOrThrow(cached!.results.map((key) => forgetEverywhere(env.KV, key.key_hash!)));
   return revoked!.results.map((key) => key.id!);
 }
 

@@ -4,6 +4,7 @@
 // project's others (decision 59).
 import { and, asc, eq, isNull, lte, min } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { settleAllOrThrow } from "../../lib/settle";
 import type { ServiceContext } from "../context";
 import { attemptDelivery, endpointUnavailable } from "./attempt";
 import { recordAttempt, type EndpointHealth } from "./endpoint-health";
@@ -174,8 +175,7 @@ export async function deliverDue(ctx: ServiceContext, projectId: string): Promis
   });
   // Every turn ends before the alarm does, even when one fails: the next alarm must not find
   // this one's attempts still in flight.
-  const failed = (await Promise.allSettled(turns)).find((outcome) => outcome.status === "rejected");
-  if (failed) throw failed.reason;
+  await settleAllOrThrow(turns);
   // Same filter as the due query: a row it skips must not keep waking the dispatcher.
   const next = await nextDueDelivery(ctx, projectId).get();
   return next?.at ? Math.max(next.at.getTime(), Date.now()) : null;
