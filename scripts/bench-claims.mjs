@@ -21,8 +21,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { markdownTable, printTable, row, writeDocSection, writeResults } from "./lib/bench-report.mjs";
+import { fmt, markdownTable, printTable, row, writeDocSection, writeResults } from "./lib/bench-report.mjs";
 import { apiClient, deployBenchDrop } from "./lib/bench-service.mjs";
+import { ceilingRun } from "./lib/claims-ceiling.mjs";
 import { rawRun, serviceRun } from "./lib/claims-runs.mjs";
 import { cpuSampler } from "./lib/proc-cpu.mjs";
 import { ROOT, createFundedProject, startChain, startService, stepPrinter, stopChildren } from "./lib/stack.mjs";
@@ -89,6 +90,19 @@ async function serviceWithDrop(chain, name, { devtools = opts.devtools, serviceR
   return { service, project, api, contract, sampleCpu };
 }
 
+/** What wrangler dev itself allows here (scripts/lib/claims-ceiling.mjs): it bounds both of the service's rates. */
+function ceilingRows(ceiling, raw) {
+  if (!ceiling) return [];
+  const cpu = (group, label) => row(`ceiling: CPU per request, ${label}`, ceiling.cpuPerRequestMs[group], "ms", { digits: 2 });
+  return [
+    row("ceiling: a no-op Worker under wrangler dev, answered/s (bounds both rates)", ceiling.perSecond, "claims/s", { baseline: raw.confirmedPerSecond }),
+    row("ceiling: request latency p50", ceiling.p50, "ms", { baseline: raw.p50 }),
+    cpu("workerd", "workerd"),
+    cpu("wrangler", "wrangler dev (Node)"),
+    cpu("bench", "benchmark client"),
+  ];
+}
+
 function figures(svc, raw) {
   const gaps = (run) => run.chain.nonceGaps + run.chain.nonceDuplicates;
   const clean = gaps(svc) === 0 && svc.chain.lost === 0 && svc.chain.nonceDelta === svc.accepted;
@@ -127,7 +141,20 @@ function cpuLine(label, cpu, wall) {
 // of a 2-core run unreliable; CPU per claim stays comparable.
 const NOISY_CORES = 0.5;
 
-function notes(svc, raw) {
+function ceilingNote(ceiling, raw) {
+  if (!ceiling) return [];
+  const ofConfirmed = ceiling.perSecond / raw.confirmedPerSecond;
+  const verdict =
+    ofConfirmed < TARGET_RATIO
+      ? `below ${TARGET_RATIO}: no claim route, however fast, could meet the target under wrangler dev on this machine in this run`
+      : `so the target is not ruled out by wrangler dev itself in this run; what the service does per claim decides it`;
+  return [
+    `ceiling: a Worker that does no work answered ${fmt(ceiling.perSecond)} claims/s under wrangler dev (${ceiling.failed} failed), ${ofConfirmed.toFixed(3)} of the raw confirmed/s and ${(ceiling.perSecond / raw.acceptedPerSecond).toFixed(3)} of the raw accepted/s: ${verdict}`,
+    cpuLine("CPU, ceiling", ceiling.cpu, ceiling.seconds),
+  ];
+}
+
+function notes(svc, raw, ceiling) {
   const othersCores = svc.cpu.requests.others / svc.requestSeconds;
   return [
     ...(othersCores > NOISY_CORES
@@ -139,6 +166,7 @@ function notes(svc, raw) {
     ...(svc.failures.length ? [`service failures: ${svc.failures.join("; ")}`] : []),
     ...(raw.failures.length ? [`raw failures: ${raw.failures.join("; ")}`] : []),
     `service transactions in the API: ${svc.statuses.join(", ") || "none"}; on chain: ${svc.chain.notMined} not mined, ${svc.chain.ownerMismatch} tokens not owned by their recipient, ${svc.chain.stuckInPool} stuck in the pool`,
+    ...ceilingNote(ceiling, raw),
   ];
 }
 
@@ -152,6 +180,7 @@ function docSection(rows, lines) {
     ``,
     `- **service**: \`POST /v1/project-wallet/drops/claim\`, each to a distinct new wallet; accepted = 201. Then \`GET /v1/transactions?status=pending\` is polled every ${SETTINGS.pollMs} ms until none is pending.`,
     `- **raw**: a plain key, the minter of its own drop from the same DropFactory, sends ${N} \`mintTo(recipient, 1)\` signed before timing (nonces n…n+N−1, the service's ${GAS_BUFFER_PERCENT} % gas buffer and 2 × base fee + tip pricing) with \`eth_sendRawTransaction\` at the same concurrency; confirmed when its latest nonce reaches n+N (polled every ${SETTINGS.pollMs} ms).`,
+    `- **ceiling**: the same ${N} claims at the same concurrency, answered by a Worker that does no work (a copy of a real 201 body, no auth, D1, Durable Object or chain) under \`wrangler dev\` run the same way (scripts/lib/claims-ceiling.mjs). No claim route can be faster in the same run, and confirmed/s is at most accepted/s, so its rate ÷ the raw confirmed/s bounds what the service could reach here.`,
     `- accepted/s = accepted ÷ request-phase wall time; confirmed/s = confirmed ÷ (first request → last confirmation seen). Gaps, duplicates and losses are read back from the chain (each accepted claim's transaction by its hash, \`ownerOf\` of its predicted token) and the API, not assumed.`,
     `- **Target**: ≥ ${TARGET_RATIO * 100} % of the raw rate with 0 nonce gaps and 0 lost claims, judged on confirmed/s (the end-to-end figure); accepted/s is judged too. This run: accepted/s ${accepted.ratio?.toFixed(3)} of raw → **${accepted.pass ? "PASS" : "FAIL"}**; confirmed/s ${confirmed.ratio?.toFixed(3)} of raw → **${confirmed.pass ? "PASS" : "FAIL"}**.`,
     ``,
@@ -174,14 +203,18 @@ async function main() {
 
   console.log(`\nService: ${N} claims at concurrency ${C} through ${service.baseUrl}`);
   const svc = await serviceRun({ service, api, project, contract, count: N, concurrency: C, sampleCpu, pollMs: SETTINGS.pollMs, timeoutMs: SETTINGS.timeoutMs });
-  await service.stop(); // the raw run gets the machine to itself
+  await service.stop(); // the ceiling and raw runs get the machine to themselves
+  console.log(`\nCeiling: ${N} claims at concurrency ${C} answered by a no-op Worker under wrangler dev`);
+  const ceiling = svc.example
+    ? await ceilingRun({ dir: path.join(tmp, "ceiling"), claimBody: svc.example.request, responseBody: svc.example.response, count: N, concurrency: C, anvilPid: chain.anvil.process.pid })
+    : null;
   console.log(`\nRaw baseline: ${N} pre-signed mintTo at concurrency ${C} straight to anvil`);
   // A sampler without the stopped service: its exiting processes would make the deltas negative.
   const rawCpu = cpuSampler({ wranglerPid: -1, anvilPid: chain.anvil.process.pid });
   const raw = await rawRun({ chain, count: N, concurrency: C, sampleCpu: rawCpu, pollMs: SETTINGS.pollMs, timeoutMs: SETTINGS.timeoutMs, gasBufferPercent: GAS_BUFFER_PERCENT });
 
-  const rows = figures(svc, raw);
-  const lines = notes(svc, raw);
+  const rows = [...figures(svc, raw), ...ceilingRows(ceiling, raw)];
+  const lines = notes(svc, raw, ceiling);
   console.log("");
   printTable(rows);
   console.log(`\n${lines.join("\n")}`);

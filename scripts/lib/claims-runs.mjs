@@ -2,7 +2,7 @@
 // way: requests at a fixed concurrency, then a poll (same interval) until the last transaction
 // is confirmed; figures come from the request results, the API and the chain.
 import { freshRecipients, prepareRawBaseline, rawSender, transactionCount, verifyOnChain } from "./bench-chain.mjs";
-import { claimSender, readTransactions, waitForNoPending } from "./bench-service.mjs";
+import { claimRequest, claimSender, readTransactions, waitForNoPending } from "./bench-service.mjs";
 import { percentile, runConcurrent, waitUntil } from "./load.mjs";
 import { cpuDelta } from "./proc-cpu.mjs";
 
@@ -63,6 +63,8 @@ export async function serviceRun({ service, api, project, contract, count, concu
   });
   return {
     ...summarize(load, lastConfirmedAt, apiConfirmed),
+    /** One accepted claim's request and 201 body, which the ceiling run answers with. */
+    example: accepted.length ? { request: claimRequest(contract, accepted[0].recipient), response: accepted[0].body } : null,
     chain,
     apiNotConfirmed: accepted.length - apiConfirmed,
     statuses: countBy(txs, (t) => t.status),
