@@ -28,13 +28,15 @@ export interface Erc721Transfer extends LogRef {
 }
 
 /**
- * `decode` applied to every live log with `topicCount` topics, its entries concatenated. A log it
- * cannot decode (another event with the same number of topics, or malformed data) is skipped.
+ * `decode` applied to every live log of one of `events` (its topic0 and topic count), entries
+ * concatenated. Other logs are passed over before decoding: viem throws for a log of another
+ * event, and building that error cost more than the decoding (a receipt's Transfer tried as
+ * ERC-1155). A log `decode` cannot decode (malformed data) is skipped.
  */
-function decodeEach<T>(logs: readonly Log[], topicCount: number, decode: (log: Log) => readonly T[]): T[] {
+function decodeEach<T>(logs: readonly Log[], events: { topics: readonly string[]; topicCount: number }, decode: (log: Log) => readonly T[]): T[] {
   const decoded: T[] = [];
   for (const log of logs) {
-    if (log.removed || log.topics.length !== topicCount) continue;
+    if (log.removed || log.topics.length !== events.topicCount || !events.topics.includes(log.topics[0]!)) continue;
     let entries: readonly T[];
     try {
       entries = decode(log);
@@ -49,7 +51,7 @@ function decodeEach<T>(logs: readonly Log[], topicCount: number, decode: (log: L
 
 /** ERC-721 Transfer logs (4 topics; ERC-20 Transfers have 3 and are skipped), addresses lower-case. */
 export function erc721Transfers(logs: readonly Log[]): Erc721Transfer[] {
-  return decodeEach(logs, 4, (log) => {
+  return decodeEach(logs, { topics: [TRANSFER_TOPIC], topicCount: 4 }, (log) => {
     const { args } = decodeEventLog({ abi: [transferEvent], data: log.data, topics: log.topics });
     return [{ contract: log.address.toLowerCase(), from: args.from.toLowerCase(), to: args.to.toLowerCase(), tokenId: args.tokenId.toString(), ...logRef(log) }];
   });
@@ -72,7 +74,7 @@ export interface Erc1155Transfer extends LogRef {
  * batch share their log's position.
  */
 export function erc1155Transfers(logs: readonly Log[]): Erc1155Transfer[] {
-  return decodeEach(logs, 4, (log) => {
+  return decodeEach(logs, { topics: [TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC], topicCount: 4 }, (log) => {
     const event = decodeEventLog({ abi: [transferSingleEvent, transferBatchEvent], data: log.data, topics: log.topics });
     const base = {
       contract: log.address.toLowerCase(),
@@ -97,8 +99,7 @@ export interface ApprovalForAll extends LogRef {
 
 /** ApprovalForAll logs (the same event in ERC-721 and ERC-1155). */
 export function approvalsForAll(logs: readonly Log[]): ApprovalForAll[] {
-  return decodeEach(logs, 3, (log) => {
-    if (log.topics[0] !== APPROVAL_FOR_ALL_TOPIC) return [];
+  return decodeEach(logs, { topics: [APPROVAL_FOR_ALL_TOPIC], topicCount: 3 }, (log) => {
     const { args } = decodeEventLog({ abi: [approvalForAllEvent], data: log.data, topics: log.topics });
     return [{ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), operator: args.operator.toLowerCase(), approved: args.approved, ...logRef(log) }];
   });
@@ -114,8 +115,7 @@ export interface TokenApproval extends LogRef {
 
 /** ERC-721 Approval logs (4 topics; ERC-20 Approvals have 3 and are skipped), addresses lower-case. */
 export function tokenApprovals(logs: readonly Log[]): TokenApproval[] {
-  return decodeEach(logs, 4, (log) => {
-    if (log.topics[0] !== TOKEN_APPROVAL_TOPIC) return [];
+  return decodeEach(logs, { topics: [TOKEN_APPROVAL_TOPIC], topicCount: 4 }, (log) => {
     const { args } = decodeEventLog({ abi: [tokenApprovalEvent], data: log.data, topics: log.topics });
     return [{ contract: log.address.toLowerCase(), owner: args.owner.toLowerCase(), approved: args.approved.toLowerCase(), tokenId: args.tokenId.toString(), ...logRef(log) }];
   });
