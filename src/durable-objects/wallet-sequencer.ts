@@ -15,7 +15,7 @@ interface Identity {
  * services/engine/sequencer.ts). Storage: `nonce` {next, released[], inflight[], filling[]} (services/engine/wallet-nonces.ts), `reservation:<contract>`
  * {anchor, unconfirmed} (services/engine/reservation-books.ts), `identity` {chainId,
  * walletIndex} for the gap-filling alarm, `pending:<kind>:<subject>`
- * (services/engine/pending-subjects.ts).
+ * (services/engine/pending-subjects.ts), `withdrawn:<transaction id>` (services/engine/broadcast-decisions.ts).
  */
 export class WalletSequencer extends DurableObject<Env> {
   private readonly core: SequencerCore;

@@ -2,8 +2,9 @@
 // transaction and answering the request, the sequencer broadcasts it and, on a refusal, looks it
 // up before withdrawing it; a watcher that sent the same bytes meanwhile could get them out after
 // the lookups, and the request would be answered "not sent" for a transaction that is mined. A
-// watcher therefore asks before it sends the bytes itself; memory only, as the sequencer's answer
-// is: an object that restarts has no request in flight.
+// watcher therefore asks before it sends the bytes itself. Requests being answered live in memory
+// only (an object that restarts has none in flight); withdrawals are written down too, so an
+// object restarted after one still says no (decision 113).
 
 /** Long enough for a watcher's poll that was under way when its record was withdrawn to end. */
 export const WITHDRAWN_REMEMBERED_MS = 10 * 60 * 1000;
@@ -15,12 +16,31 @@ export const WITHDRAWN_REMEMBERED_MS = 10 * 60 * 1000;
 export const ASK_BEFORE_REBROADCAST_MS = 2 * WITHDRAWN_REMEMBERED_MS;
 /** Withdrawals are rare; this bounds the memory if a node refuses everything for a while. */
 const WITHDRAWN_REMEMBERED_MAX = 10_000;
+/** Storage: `withdrawn:<transaction id>` = when it was withdrawn (ms). */
+export const WITHDRAWN_PREFIX = "withdrawn:";
+/** The most keys one storage delete takes. */
+const DELETE_BATCH = 128;
+
+type WithdrawalStorage = Pick<DurableObjectStorage, "put" | "delete" | "list">;
 
 export class BroadcastDecisions {
   private readonly deciding = new Set<string>();
   private readonly withdrawnAt = new Map<string, number>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `storage` null: memory only (a withdrawal is then forgotten by a restart). */
+  constructor(
+    private readonly storage: WithdrawalStorage | null,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes over the withdrawals an earlier instance wrote down (before the object serves anything). */
+  async load(): Promise<void> {
+    if (!this.storage) return;
+    const stored = await this.storage.list<number>({ prefix: WITHDRAWN_PREFIX });
+    // Oldest first, as withdraw() inserts them, so forgetOld() can stop at the first young one.
+    for (const [key, at] of [...stored].sort((a, b) => a[1] - b[1])) this.withdrawnAt.set(key.slice(WITHDRAWN_PREFIX.length), at);
+    this.forgetOld(0);
+  }
 
   /** The sequencer is about to store and broadcast this transaction. */
   open(transactionId: string): void {
@@ -32,15 +52,22 @@ export class BroadcastDecisions {
     this.deciding.delete(transactionId);
   }
 
-  /** The sequencer is taking the transaction back: its bytes must not go out. */
+  /**
+   * The sequencer is taking the transaction back: its bytes must not go out. Synchronous: the
+   * write is under way before the caller's next await, and the object's output gate holds the
+   * request's answer until it is stored.
+   */
   withdraw(transactionId: string): void {
     this.forgetOld(1);
-    this.withdrawnAt.set(transactionId, this.now());
+    const at = this.now();
+    this.withdrawnAt.set(transactionId, at);
+    void this.storage?.put(WITHDRAWN_PREFIX + transactionId, at);
   }
 
   /** The withdrawal could not be completed and the answer says the bytes may still go out. */
   unwithdraw(transactionId: string): void {
     this.withdrawnAt.delete(transactionId);
+    void this.storage?.delete(WITHDRAWN_PREFIX + transactionId);
   }
 
   /** Whether a watcher may send this transaction's bytes itself. */
@@ -52,10 +79,14 @@ export class BroadcastDecisions {
   /** Drops expired withdrawals, and the oldest beyond the cap once `room` more are added. */
   private forgetOld(room: number): void {
     const cutoff = this.now() - WITHDRAWN_REMEMBERED_MS;
+    const forgotten: string[] = [];
     // A Map iterates in insertion order, so the oldest come first.
     for (const [id, at] of this.withdrawnAt) {
       if (at > cutoff && this.withdrawnAt.size + room <= WITHDRAWN_REMEMBERED_MAX) break;
       this.withdrawnAt.delete(id);
+      forgotten.push(WITHDRAWN_PREFIX + id);
     }
+    if (!this.storage) return;
+    for (let start = 0; start < forgotten.length; start += DELETE_BATCH) void this.storage.delete(forgotten.slice(start, start + DELETE_BATCH));
   }
 }

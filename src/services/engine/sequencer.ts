@@ -48,7 +48,7 @@ export class SequencerCore {
   private fees: { quote: FeeQuote; at: number } | undefined;
   private readonly config: ReturnType<typeof engineConfig>;
   private readonly pendingSubjects: PendingSubjects;
-  private readonly decisions = new BroadcastDecisions();
+  private readonly decisions: BroadcastDecisions;
 
   constructor(
     private readonly env: Env,
@@ -60,6 +60,7 @@ export class SequencerCore {
     this.nonces = new WalletNonces(storage, scheduleGapCheck);
     this.books = new ReservationBooks(storage);
     this.pendingSubjects = new PendingSubjects(storage, 2 * this.config.failAfterMs);
+    this.decisions = new BroadcastDecisions(storage);
   }
 
   /** Whether a watcher may send this transaction's bytes itself: not while this object may still take it back. */
@@ -67,9 +68,9 @@ export class SequencerCore {
     return this.decisions.mayRebroadcast(transactionId);
   }
 
-  /** See WalletNonces.checkAfterRestart. */
-  checkAfterRestart(): Promise<void> {
-    return this.nonces.checkAfterRestart();
+  /** Before a new instance serves anything: the gap check for what a restart cut off (WalletNonces.checkAfterRestart), and the withdrawals an earlier instance wrote down (decision 113). */
+  async checkAfterRestart(): Promise<void> {
+    await Promise.all([this.nonces.checkAfterRestart(), this.decisions.load()]);
   }
 
   async submit(intent: TxIntent): Promise<SubmitResult> {
