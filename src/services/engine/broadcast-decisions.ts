@@ -5,6 +5,7 @@
 // watcher therefore asks before it sends the bytes itself. Requests being answered live in memory
 // only (an object that restarts has none in flight); withdrawals are written down too, so an
 // object restarted after one still says no (decision 113).
+import { deleteKeys } from "./stored-map";
 
 /** Long enough for a watcher's poll that was under way when its record was withdrawn to end. */
 export const WITHDRAWN_REMEMBERED_MS = 10 * 60 * 1000;
@@ -18,8 +19,6 @@ export const ASK_BEFORE_REBROADCAST_MS = 2 * WITHDRAWN_REMEMBERED_MS;
 const WITHDRAWN_REMEMBERED_MAX = 10_000;
 /** Storage: `withdrawn:<transaction id>` = when it was withdrawn (ms). */
 export const WITHDRAWN_PREFIX = "withdrawn:";
-/** The most keys one storage delete takes. */
-const DELETE_BATCH = 128;
 
 type WithdrawalStorage = Pick<DurableObjectStorage, "put" | "delete" | "list">;
 
@@ -86,7 +85,6 @@ export class BroadcastDecisions {
       this.withdrawnAt.delete(id);
       forgotten.push(WITHDRAWN_PREFIX + id);
     }
-    if (!this.storage) return;
-    for (let start = 0; start < forgotten.length; start += DELETE_BATCH) void this.storage.delete(forgotten.slice(start, start + DELETE_BATCH));
+    if (this.storage && forgotten.length) void deleteKeys(this.storage, forgotten);
   }
 }

@@ -43,15 +43,20 @@ export class StoredMap<V> {
     await this.storage.delete(this.prefix + key);
   }
 
-  /** Deletes every entry `expired` picks; synchronous in memory, storage in calls of 128 keys (its limit). */
+  /** Deletes every entry `expired` picks; synchronous in memory, then in storage. */
   async deleteWhere(expired: (value: V) => boolean): Promise<void> {
     const keys = [...this.loaded()].filter(([, value]) => expired(value)).map(([key]) => key);
     for (const key of keys) this.loaded().delete(key);
-    for (let start = 0; start < keys.length; start += 128) await this.storage.delete(keys.slice(start, start + 128).map((key) => this.prefix + key));
+    await deleteKeys(this.storage, keys.map((key) => this.prefix + key));
   }
 
   private loaded(): Map<string, V> {
     if (!this.entries) throw new Error(`StoredMap(${this.prefix}) used before load()`);
     return this.entries;
   }
+}
+
+/** Deletes `keys` from storage in calls of 128 keys (the most one delete takes). */
+export async function deleteKeys(storage: Pick<DurableObjectStorage, "delete">, keys: readonly string[]): Promise<void> {
+  for (let start = 0; start < keys.length; start += 128) await storage.delete(keys.slice(start, start + 128));
 }
