@@ -59,13 +59,15 @@ export async function deployBenchDrop(api, { allowlistEntries = 0 } = {}) {
   return deployed.body.drop.contractAddress;
 }
 
+export const CLAIM_PATH = "/v1/project-wallet/drops/claim";
+
 /** The body of one claim of one token. */
 export const claimRequest = (contractAddress, recipientAddress) => ({ contractAddress, recipientAddress, quantity: 1 });
 
 /** One claim of one token to recipients[i]; 201 = accepted, with its predicted id and transaction (and the body, for the ceiling run). */
 export function claimSender(api, contractAddress, recipients) {
   return async (i) => {
-    const { status, body } = await api.post("/v1/project-wallet/drops/claim", claimRequest(contractAddress, recipients[i]));
+    const { status, body } = await api.post(CLAIM_PATH, claimRequest(contractAddress, recipients[i]));
     if (status !== 201) return { ok: false, status, error: body?.error?.code ?? String(body).slice(0, 120) };
     return { ok: true, status, tokenId: body.assets[0].tokenId, transactionId: body.transactions[0].id, recipient: recipients[i], body };
   };

@@ -1,6 +1,6 @@
 // The claims benchmark's ceiling: how fast `wrangler dev` itself answers claims on this machine.
 // A Worker that does no work (no auth, no D1, no Durable Object, no chain) answers every
-// `POST /v1/project-wallet/drops/claim` with a copy of a real 201 body; it runs under wrangler dev
+// claim (CLAIM_PATH) with a copy of a real 201 body; it runs under wrangler dev
 // as the service does (bundle served as-is, devtools detached, state in the same kind of place)
 // and gets the same client, count and concurrency. No claim route can accept claims faster than
 // that in the same run, and confirmed/s is at most accepted/s (the last confirmation comes after
@@ -8,6 +8,7 @@
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startWranglerDev } from "./bench-reads-stack.mjs";
+import { CLAIM_PATH } from "./bench-service.mjs";
 import { percentile, runConcurrent } from "./load.mjs";
 import { cpuDelta, cpuSampler } from "./proc-cpu.mjs";
 import { ROOT } from "./stack.mjs";
@@ -45,7 +46,7 @@ export async function ceilingRun({ dir, claimBody, responseBody, count, concurre
   const worker = await startWranglerDev({ persistDir: path.join(dir, "state"), bundle, vars: {}, devtools: false });
   try {
     const send = async () => {
-      const response = await fetch(`${worker.baseUrl}/v1/project-wallet/drops/claim`, {
+      const response = await fetch(`${worker.baseUrl}${CLAIM_PATH}`, {
         method: "POST",
         headers: { authorization: "Bearer sk_ceiling", "content-type": "application/json" },
         body: JSON.stringify(claimBody),
