@@ -4,8 +4,12 @@
 // `wrangler dev`, creates a funded demo project and prints its keys. Ctrl-C stops everything.
 // Every run starts from a clean slate (new chain, new local D1/KV/R2 under .dev/state).
 // The stack itself is scripts/lib/stack.mjs, shared with the benchmarks.
+// `--devtools` attaches wrangler's DevTools inspector (for chrome://inspect): a debugging session,
+// not for load, since it posts every subrequest's events to wrangler's Node process one request
+// each (docs/reliability.md, "the local stack under load").
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { freePort } from "./lib/anvil.mjs";
 import { ROOT, createFundedProject, portIsFree, startStack, stepPrinter, stopChildren } from "./lib/stack.mjs";
 
@@ -15,6 +19,7 @@ const PORT = Number(process.env.PORT ?? 8787);
 const ANVIL_PORT = Number(process.env.ANVIL_PORT ?? 8545);
 const DEMO_FUNDING_ETHER = 100n;
 const CRON_INTERVAL_MS = 60_000;
+const { values: opts } = parseArgs({ options: { devtools: { type: "boolean", default: false } } });
 
 let stopping = false;
 
@@ -40,6 +45,7 @@ async function main() {
     // Local webhook receivers usually listen on http://127.0.0.1.
     vars: { ALLOW_LOOPBACK_WEBHOOKS: "true" },
     testScheduled: true,
+    devtools: opts.devtools,
     step,
   });
   const { baseUrl, adminToken, anvil, contracts, wrangler } = stack;

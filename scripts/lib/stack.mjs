@@ -165,9 +165,11 @@ export async function startChain({ anvilOptions = {}, step = silentStep } = {}) 
  *   snapshotDir     bundle the Worker once into this directory and serve that bundle: wrangler
  *                   dev always watches its sources, and a benchmark must not be reloaded mid-run
  *                   by someone editing src/ (npm run dev leaves it unset: live reload is the point)
- *   devtools        keep wrangler dev's DevTools inspector attached (default true, as `npm run
- *                   dev` has it); false detaches it (scripts/lib/wrangler-devtools.mjs): the
- *                   benchmarks measure the service, not the debugger's per-subrequest events
+ *   devtools        attach wrangler dev's DevTools inspector (default false: detached,
+ *                   scripts/lib/wrangler-devtools.mjs). Attached, every subrequest's DevTools
+ *                   events are posted one HTTP request each to wrangler's Node process, which
+ *                   under sustained load piles up connections until workerd runs out of files
+ *                   (docs/reliability.md); `npm run dev -- --devtools` attaches it for debugging
  *   testScheduled   expose wrangler's /__scheduled endpoint, which runs the cron handler on request
  *                   (wrangler dev does not run cron triggers on their schedule)
  *   step            progress printer from stepPrinter() (default: silent)
@@ -182,7 +184,7 @@ export async function startService({
   vars = {},
   inspectorPort,
   snapshotDir,
-  devtools = true,
+  devtools = false,
   testScheduled = false,
   step = silentStep,
 }) {
@@ -204,7 +206,7 @@ export async function startService({
   const snapshotConfig = snapshotDir ? await snapshotWorker(snapshotDir, step) : undefined;
   const allVars = { CHAINS: JSON.stringify(chains), PUBLIC_URL: baseUrl, ...vars };
 
-  done = step(`Starting wrangler dev on ${baseUrl}${devtools ? "" : " (devtools detached)"}`);
+  done = step(`Starting wrangler dev on ${baseUrl}${devtools ? " (DevTools attached)" : ""}`);
   const args = [
     WRANGLER_BIN, "dev",
     ...(snapshotConfig ? ["--config", snapshotConfig, "--no-bundle"] : []),
