@@ -26,7 +26,7 @@ import { startRpcProxy } from "./lib/rpc-proxy.mjs";
 import { headBlock, totalMinted, walletNonces } from "./lib/soak-chain.mjs";
 import { broadcastRecorder, logTap, timelines } from "./lib/soak-evidence.mjs";
 import { baseFeeSpike, faultSchedule, mempoolDrop, soakRules } from "./lib/soak-faults.mjs";
-import { monitor, readBack, ticker, waitToSettle } from "./lib/soak-phases.mjs";
+import { monitor, openFilesWatch, readBack, ticker, waitToSettle, watchdog } from "./lib/soak-phases.mjs";
 import { HEADER, docSection, faultLines, printFindings, soakRows, stuckNonce, verdictOf } from "./lib/soak-report.mjs";
 import { projectKeys, roundRobinClient, soakClaimSender } from "./lib/soak-service.mjs";
 import { verifySoak } from "./lib/soak-verify.mjs";
@@ -140,18 +140,33 @@ async function main() {
   const done = step(`Creating the project, ${settings.secretKeys} secret and ${settings.apiKeys} API keys, and deploying its drop (no faults yet)`);
   const project = await createFundedProject(service, "Soak", { ether: 100_000n });
   const keys = await projectKeys(service, project, { secret: settings.secretKeys, api: settings.apiKeys });
-  const client = roundRobinClient(service.baseUrl, keys);
+  // A service that stops answering ends the run within a minute, with a line saying so.
+  const alive = watchdog({
+    baseUrl: service.baseUrl,
+    onDead: (silentS) => {
+      const open = files.sample();
+      console.log(
+        `\n!! bench:soak: the service stopped answering: no HTTP answer (claims, reads or /health) for ${silentS.toFixed(0)} s.` +
+          `${open ? ` workerd holds ${open.fds} open files (${open.sockets} sockets, ${open.storage} storage; limit ${open.limit}).` : ""}` +
+          ` The wrangler log is in ${EVIDENCE_DIR}/wrangler.log. Failing the run.`,
+      );
+      shutdown(1);
+    },
+  });
+  const client = roundRobinClient(service.baseUrl, keys, { onAnswer: alive.noteAnswer });
   const contract = await deployBenchDrop(apiClient(service.baseUrl, project));
   done(`drop ${contract}, wallet ${project.walletAddress}`);
 
   const wallet = project.walletAddress;
   const recipients = freshRecipients("soak", settings.N);
   const before = { block: await headBlock(anvil.url), nonce: (await walletNonces(anvil.url, wallet)).latest, minted: await totalMinted(anvil.url, contract) };
+  let mon;
+  const files = openFilesWatch({ wranglerPid: service.wrangler.pid, answeredShare: () => (mon ? mon.counters.finished / settings.N : 0) });
   const sampleCpu = cpuSampler({ wranglerPid: service.wrangler.pid, anvilPid: anvil.process.pid });
   const cpu = [sampleCpu()];
 
   console.log(`\nClaims: ${settings.N} at concurrency ${settings.C} through ${service.baseUrl} (chain RPC via the proxy ${proxy.url}); wallet nonce ${before.nonce}, block ${before.block}`);
-  const mon = monitor({ client, anvilUrl: anvil.url, wallet, proxy, wranglerPid: service.wrangler.pid, total: settings.N });
+  mon = monitor({ client, anvilUrl: anvil.url, wallet, proxy, files, total: settings.N });
   proxy.setRules(soakRules(settings));
   const { startedAt } = mon.counters;
   const startedAtEpoch = Date.now();
@@ -185,6 +200,7 @@ async function main() {
   const settledAt = await waitToSettle({ client, anvilUrl: anvil.url, wallet, timeoutS: settings.settleTimeoutS, mon, gaveUp: () => Boolean(wranglerExit) });
   await tickerDone;
   proxy.setRules([]);
+  files.stop();
   cpu.push(sampleCpu());
   const settleEnd = settledAt ?? performance.now();
   const proxyStats = mon.proxyStats();
@@ -198,6 +214,7 @@ async function main() {
   reading(fromD1 ? `${fromD1} statuses read from D1: the API did not answer` : "");
 
   runOver = true;
+  alive.stop();
   // Our copy of the wrangler log ends here (the verdict is in); its failure lines are counted.
   const log = await wranglerLog.end();
   const timing = {
@@ -205,7 +222,7 @@ async function main() {
     settledSeconds: settledAt ? (settledAt - startedAt) / 1000 : null,
     totalSeconds: (performance.now() - runStarted) / 1000,
   };
-  const rows = soakRows({ settings, results: load.results, timing, verdict, proxy: proxyStats, events: schedule.happened, files: mon.files, log });
+  const rows = soakRows({ settings, results: load.results, timing, verdict, proxy: proxyStats, events: schedule.happened, files: files.figures, log });
   const cpuLine = (label, c, seconds) =>
     `CPU, ${label}: ${Object.entries(c).map(([k, val]) => `${k} ${val.toFixed(1)}`).join(", ")} CPU s in ${seconds.toFixed(1)} s (2 cores = ${(2 * seconds).toFixed(0)} CPU s)`;
   const lines = [
@@ -236,7 +253,7 @@ async function main() {
   write("broadcasts.json", recorder.sends);
   write("d1-transactions.json", d1Rows);
   write("proxy.json", { total: proxy.stats, run: proxyStats, events: schedule.happened });
-  write("settings.json", { ...settings, spikeFactor: Number(settings.spikeFactor), engineVars: ENGINE_VARS, wallet, contract, before, timing, passed, wranglerExit, files: mon.files, log, fromD1, source, claimsStartedMsAfterProxy: startedAtEpoch - recorder.origin });
+  write("settings.json", { ...settings, spikeFactor: Number(settings.spikeFactor), engineVars: ENGINE_VARS, wallet, contract, before, timing, passed, wranglerExit, files: files.figures, log, fromD1, source, claimsStartedMsAfterProxy: startedAtEpoch - recorder.origin });
   console.log(`Evidence in ${EVIDENCE_DIR}/`);
 
   if (!opts["no-write"]) {

@@ -3,7 +3,7 @@
 // `transactions` rows (the API does not show nonces), and per problem claim a timeline joining
 // both with what the chain mined. Enough to explain a loss or a duplicate without a rerun.
 import { spawn } from "node:child_process";
-import { createWriteStream, readdirSync, readFileSync } from "node:fs";
+import { createWriteStream, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { decodeFunctionData, keccak256, parseTransaction } from "viem";
 import { loadArtifact } from "./artifacts.mjs";
@@ -111,13 +111,14 @@ export function formatTimeline(p) {
 
 /**
  * Open files of the workerd processes in `pgrp` (wrangler's process group) and their limit:
- * every TxWatcher Durable Object keeps its own SQLite database open, so a backlog of pending
- * transactions shows up here first. { fds, limit } or null off Linux.
+ * `fds` in all, of which `sockets` (TCP connections: requests in, RPC and wrangler's loopback
+ * out) and `storage` (SQLite files: every live Durable Object keeps its database, journal and
+ * shared memory open, so a backlog of pending transactions shows up there, three files per
+ * watcher). { fds, sockets, storage, limit } or null off Linux.
  */
 export function workerdFiles(pgrp) {
   try {
-    let fds = 0;
-    let limit = null;
+    const count = { fds: 0, sockets: 0, storage: 0, limit: null };
     for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
       let stat;
       try {
@@ -128,13 +129,23 @@ export function workerdFiles(pgrp) {
       const close = stat.lastIndexOf(")");
       if (stat.slice(stat.indexOf("(") + 1, close) !== "workerd" || Number(stat.slice(close + 2).split(" ")[2]) !== pgrp) continue;
       try {
-        fds += readdirSync(`/proc/${pid}/fd`).length;
-        limit ??= Number(/Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1]) || null;
+        for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+          count.fds += 1;
+          let target = "";
+          try {
+            target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+          } catch {
+            continue; // closed meanwhile
+          }
+          if (target.startsWith("socket:")) count.sockets += 1;
+          else if (/\.sqlite(-wal|-shm)?$/.test(target)) count.storage += 1;
+        }
+        count.limit ??= Number(/Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1]) || null;
       } catch {
         // exited meanwhile
       }
     }
-    return { fds, limit };
+    return count;
   } catch {
     return null;
   }

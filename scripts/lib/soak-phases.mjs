@@ -22,32 +22,95 @@ export function statsSince(before, now) {
   };
 }
 
+/** Share of the requests answered when the open-files baseline is taken: the load is at full concurrency by then. */
+export const FILES_START_AT = 0.05;
+
 /**
- * Progress of a run: counters the request sender updates, status() for a one-line summary and
- * sampleFiles() that keeps the peak of workerd's open files.
+ * workerd's open files over the run, sampled every `everyMs` by a timer of its own (a leak can
+ * rise and wedge the service between two status lines): `idle` before the first claim, `start`
+ * once FILES_START_AT of the requests are answered, `peak` over the run, `end` when it is over.
+ * The baseline is taken under load because every live Durable Object holds three files: the idle
+ * figure says nothing about what the same load needs.
  */
-export function monitor({ client, anvilUrl, wallet, proxy, wranglerPid, total }) {
-  const counters = { finished: 0, accepted: 0, startedAt: performance.now() };
-  const proxyBefore = JSON.parse(JSON.stringify(proxy.stats));
-  const files = { peak: 0, limit: null };
-  const sampleFiles = () => {
+export function openFilesWatch({ wranglerPid, answeredShare, everyMs = 2000 }) {
+  const figures = { idle: null, start: null, peak: null, end: null, limit: null, series: [] };
+  const began = performance.now();
+  const sample = () => {
     const now = workerdFiles(wranglerPid);
-    if (now) {
-      files.peak = Math.max(files.peak, now.fds);
-      files.limit ??= now.limit;
-    }
+    if (!now) return null;
+    figures.limit ??= now.limit;
+    figures.series.push({ t: Math.round((performance.now() - began) / 100) / 10, ...now, limit: undefined });
+    if (!figures.peak || now.fds > figures.peak.fds) figures.peak = now;
+    if (!figures.start && answeredShare() >= FILES_START_AT) figures.start = now;
     return now;
   };
+  figures.idle = sample();
+  figures.peak = figures.idle;
+  const timer = setInterval(sample, everyMs);
+  timer.unref();
+  return {
+    figures,
+    sample,
+    stop: () => {
+      clearInterval(timer);
+      figures.end = sample();
+      return figures;
+    },
+  };
+}
+
+/**
+ * Fails the run loudly when the service stops answering, instead of waiting forever on requests
+ * that will never return: every answer the client gets is noted; after `quietS` seconds without
+ * one it asks /health itself, and after `deadS` seconds without any answer it calls onDead with
+ * the silence's length (a minute at most from the last answer to the exit).
+ */
+export function watchdog({ baseUrl, onDead, quietS = 15, deadS = 45, everyMs = 5000 }) {
+  let lastAnswer = performance.now();
+  let probing = false;
+  const noteAnswer = () => {
+    lastAnswer = performance.now();
+  };
+  const timer = setInterval(async () => {
+    const silentS = (performance.now() - lastAnswer) / 1000;
+    if (silentS >= deadS) {
+      clearInterval(timer);
+      onDead(silentS);
+      return;
+    }
+    if (silentS < quietS || probing) return;
+    probing = true;
+    try {
+      const response = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      noteAnswer();
+    } catch {
+      // no answer: the silence goes on
+    } finally {
+      probing = false;
+    }
+  }, everyMs);
+  timer.unref();
+  return { noteAnswer, stop: () => clearInterval(timer) };
+}
+
+/**
+ * Progress of a run: counters the request sender updates, status() for a one-line summary with
+ * the latest open-files sample.
+ */
+export function monitor({ client, anvilUrl, wallet, proxy, files, total }) {
+  const counters = { finished: 0, accepted: 0, startedAt: performance.now() };
+  const proxyBefore = JSON.parse(JSON.stringify(proxy.stats));
   const status = async () => {
     const t = ((performance.now() - counters.startedAt) / 1000).toFixed(0);
     const pending = await pendingTotal(client).catch((e) => `? (${e.message.slice(0, 40)})`);
     const nonces = await walletNonces(anvilUrl, wallet);
-    const open = sampleFiles();
+    const open = files.sample();
     const { calls, failed, delayed } = statsSince(proxyBefore, proxy.stats);
     const pool = `${nonces.pooled} in the pool${nonces.queued ? ` (${nonces.queued} queued behind a gap at nonce ${nonces.latest})` : ""}`;
-    return `  [soak ${t} s] ${counters.finished}/${total} answered, ${counters.accepted} accepted, ${counters.finished - counters.accepted} rejected; API pending ${pending}; wallet nonce ${nonces.latest} mined, ${pool}; proxy ${calls} calls, ${failed} failed, ${delayed} delayed${open ? `; workerd ${open.fds} open files` : ""}`;
+    return `  [soak ${t} s] ${counters.finished}/${total} answered, ${counters.accepted} accepted, ${counters.finished - counters.accepted} rejected; API pending ${pending}; wallet nonce ${nonces.latest} mined, ${pool}; proxy ${calls} calls, ${failed} failed, ${delayed} delayed${open ? `; workerd ${open.fds} open files (${open.sockets} sockets, ${open.storage} storage)` : ""}`;
   };
-  return { counters, files, sampleFiles, status, proxyStats: () => statsSince(proxyBefore, proxy.stats) };
+  return { counters, status, proxyStats: () => statsSince(proxyBefore, proxy.stats) };
 }
 
 /** Prints status() every `everyMs` until stop() is called; stop() resolves once the loop has ended. */
@@ -56,7 +119,8 @@ export function ticker(status, everyMs = 15_000) {
   const loop = (async () => {
     while (on) {
       await sleep(everyMs);
-      if (on) console.log(await status());
+      // A status read that fails (the chain or service going away) is a line, not a crash.
+      if (on) console.log(await status().catch((error) => `  [soak] status unavailable: ${error.cause?.code ?? error.message}`));
     }
   })();
   return () => {
@@ -78,7 +142,6 @@ export async function waitToSettle({ client, anvilUrl, wallet, timeoutS, mon, ga
     const took = performance.now() - began;
     // A slow status read is itself a finding (the service starved or stuck): say so.
     if (took > 10_000) console.log(`  (status read took ${(took / 1000).toFixed(1)} s; API pending ${pending ?? "unknown: the read failed"})`);
-    mon.sampleFiles();
     if (pending === 0 && nonces.pooled === 0) return performance.now();
     if (performance.now() > deadline || gaveUp()) return null;
     if (performance.now() - lastLine > 15_000) {

@@ -21,8 +21,8 @@ export async function projectKeys(service, project, { secret, api }) {
   return { secretKeys: [project.secretKey, ...secrets], apiKeys: [project.apiKey, ...apis] };
 }
 
-/** get/post with the next key of the matching kind; { status, body, requestId }. */
-export function roundRobinClient(baseUrl, { secretKeys, apiKeys }) {
+/** get/post with the next key of the matching kind; { status, body, requestId }. onAnswer() is called for every HTTP answer. */
+export function roundRobinClient(baseUrl, { secretKeys, apiKeys }, { onAnswer = () => {} } = {}) {
   let s = 0;
   let a = 0;
   const request = async (method, pathName, body) => {
@@ -33,6 +33,7 @@ export function roundRobinClient(baseUrl, { secretKeys, apiKeys }) {
     // the service takes: abandoning one would leave its outcome unknown.
     const response = await fetch(`${baseUrl}${pathName}`, { method, headers, ...(body ? { body: JSON.stringify(body) } : { signal: AbortSignal.timeout(60_000) }) });
     const text = await response.text();
+    onAnswer();
     let json = null;
     try {
       json = JSON.parse(text);
