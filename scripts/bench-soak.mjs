@@ -257,11 +257,13 @@ async function main() {
   console.log(`Evidence in ${EVIDENCE_DIR}/`);
 
   if (!opts["no-write"]) {
-    writeResults("bench/results/soak.json", rows);
+    // The default run and each other size keep their own record (a long soak beside the usual one).
+    const suffix = settings.N === settings.defaultN ? "" : `-${settings.N}`;
+    writeResults(`bench/results/soak${suffix}.json`, rows);
     const doc = "docs/reliability.md";
     if (!existsSync(path.join(ROOT, doc))) writeFileSync(path.join(ROOT, doc), "# Reliability\n");
-    writeDocSection(doc, "bench:soak", docSection({ settings, source, rows, lines, passed, problems, stuck, evidenceDir: `${EVIDENCE_DIR}/`, engineVars: ENGINE_VARS, productionVars: PRODUCTION_VARS }));
-    console.log("Wrote bench/results/soak.json and the soak section of docs/reliability.md");
+    writeDocSection(doc, `bench:soak${suffix}`, docSection({ settings, source, rows, lines, passed, problems, stuck, evidenceDir: `${EVIDENCE_DIR}/`, engineVars: ENGINE_VARS, productionVars: PRODUCTION_VARS }));
+    console.log(`Wrote bench/results/soak${suffix}.json and its section of docs/reliability.md`);
   }
   return passed;
 }

@@ -114,7 +114,7 @@ export function docSection({ settings, source, rows, lines, passed, problems = [
   const failed = checks.filter((r) => !r.pass);
   const scaled = settings.N !== settings.defaultN;
   return [
-    `## Soak under faults (npm run bench:soak)`,
+    scaled ? `## Soak under faults, ${settings.N.toLocaleString("en-US")} claims (npm run bench:soak -- --claims ${settings.N})` : `## Soak under faults (npm run bench:soak)`,
     ``,
     `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: N = ${settings.N.toLocaleString("en-US")} claims of one token, each to its own new recipient, at concurrency C = ${settings.C}, on ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), Node ${process.version}, shared with whatever else the machine ran.${scaled ? ` **Not the default N = ${settings.defaultN.toLocaleString("en-US")}**: ${settings.scaledReason}` : ""}`,
     ``,
