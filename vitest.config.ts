@@ -7,8 +7,8 @@ import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.
 // anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "reorg" against its own
 // anvil, whose recent blocks it rewrites (test/reorg/global-setup.ts); "limits" runs with a tiny
 // per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil;
-// "client" runs the typed client's Node tests (webhook signatures, OpenAPI lint, generated
-// files current), which need neither workerd nor a chain; "migrations" applies the migration
+// "client" runs the Node tests that need neither workerd nor a chain: the typed client's
+// (webhook signatures, OpenAPI lint, generated files current) and the docs' reference check; "migrations" applies the migration
 // files that move data to SQLite in Node; "browser" drives the dashboard in
 // Chromium against the real stack (scripts/lib/stack.mjs).
 
@@ -86,7 +86,7 @@ export default defineConfig(async () => {
         workerProject({
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/contracts/**", "test/faults/**", "test/limits/**", "test/migrations/**", "test/reorg/**"],
+          exclude: ["test/contracts/**", "test/docs/**", "test/faults/**", "test/limits/**", "test/migrations/**", "test/reorg/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({
@@ -129,7 +129,7 @@ export default defineConfig(async () => {
           test: {
             name: "client",
             environment: "node",
-            include: ["client/test/**/*.test.ts"],
+            include: ["client/test/**/*.test.ts", "test/docs/**/*.test.ts"],
           },
         },
         {

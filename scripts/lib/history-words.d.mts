@@ -1,0 +1,1 @@
+export declare const HISTORY_WORDS: { pattern: RegExp; example: string; instead: string }[];
