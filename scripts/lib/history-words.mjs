@@ -26,6 +26,7 @@ export const HISTORY_WORDS = [
   { pattern: /\bsince (?:decision|fixed)\b/gi, example: "since decision 1", instead: "cite the record that holds the rule" },
   { pattern: /\bamended\b/gi, example: "amended in place", instead: "state the rule in force" },
   { pattern: /\bthe review\b/gi, example: "from the review of this change", instead: "state the rule and its reason" },
+  { pattern: /\b\w+'s review\b|\breview (?:found|showed)\b/gi, example: "as the engine's review found", instead: "state the rule and its reason" },
   { pattern: /\bnoticed and left\b/gi, example: "Noticed and left:", instead: "list the limit as a limit" },
   { pattern: /\bhelper report/gi, example: "(helper report)", instead: "drop the provenance" },
   { pattern: /\bthis machine\b/gi, example: "on this machine", instead: "name the machine (cores, CPU) the figure was measured on" },

@@ -132,8 +132,8 @@ async function recovers(digest: Hex, signature: Hex, offerer: string): Promise<b
 }
 
 /**
- * A stored signature as Seaport takes it. Rows stored before decision 66 may hold an EOA's v 0/1
- * form, which Seaport refuses; recovery to the offerer tells it apart from a contract wallet's
+ * A stored signature as Seaport takes it. A row stored without decision 86's rewrite may hold an
+ * EOA's v 0/1 form, which Seaport refuses; recovery to the offerer tells it apart from a contract wallet's
  * bytes, which stay unchanged. Local work only: no chain read.
  */
 export async function signatureForFill(chainId: number, seaport: string, order: OrderComponentsJson, stored: string): Promise<Hex> {

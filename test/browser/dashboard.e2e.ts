@@ -20,7 +20,7 @@ if (!hasChromium) {
   console.warn(`[browser] skipped: ${CHROMIUM} is not installed (scripts/ensure-chromium.sh installs Debian's chromium as root; Playwright never downloads a browser here)`);
 }
 
-// The flags this machine needs: no sandbox as root, and no background connections, which a
+// The flags a CI container needs: no sandbox as root, and no background connections, which a
 // closed network refuses many at a time.
 const CHROMIUM_ARGS = [
   "--headless",

@@ -1,6 +1,6 @@
 // claimLog's rule (decision 75): a transaction claimed from one block is not claimed again from
 // another, whichever path (receipt handler or indexer) comes second; logs of the same block, and
-// claims that carry no block hash, are claimed as before.
+// claims that carry no block hash, are claimed log by log.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { claimLog, newLogGuard } from "../../src/services/chain-events/guard";

@@ -106,14 +106,14 @@ describe("signatures, as Seaport reads them", () => {
   });
 });
 
-describe("rows stored before decision 66", () => {
+describe("rows stored without decision 86's checks", () => {
   it("are bought with an EOA's v 0 or 1 signature in the form Seaport takes", async () => {
     const { seller, tokenId } = await sellerWithToken();
     const order = listingComponents(seller.address, drop.contractAddress, tokenId, ETHER / 100n);
     const signature = await sign(seller, order);
     const listed = await submit(signature, order);
     expect(listed.status, JSON.stringify(listed.body)).toBe(201);
-    // What the service stored before it rewrote v: the signer's 0/1 form, which Seaport's ecrecover refuses.
+    // A row holding the signer's 0/1 form, which Seaport's ecrecover refuses.
     const v = Number.parseInt(signature.slice(-2), 16);
     const legacy = `${signature.slice(0, -2).toLowerCase()}0${v - 27}`;
     await env.DB.prepare("update orders set signature = ? where order_hash = ?").bind(legacy, listed.body.orderHash).run();

@@ -1,6 +1,6 @@
 // A reorg can bring a transaction back in another block, after other logs, so its logs get other
 // log indexes. The receipt path applies a buy's logs at its first receipt; the indexer reads the
-// new block later. Claims were keyed by (transaction, log index) alone, so the indexer applied
+// new block later. Claims keyed by (transaction, log index) alone would let the indexer apply
 // the buy a second time: a second sale row, doubled volume. Decision 75. (The indexer skips such a
 // transaction before claiming anything; test/indexer/log-claims.test.ts checks the claim rule.)
 // Its ERC-721 ownership rows then take the new position, so a later transfer of the token in the

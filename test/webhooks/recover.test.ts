@@ -78,8 +78,8 @@ describe("recovering an endpoint's failed deliveries", () => {
     const project = await createTestProject("Recover refused");
     const endpointId = await registeredEndpoint(project, "recover-refused");
     const failed = await finishedEvent(endpointId, project.id, 10 * HOUR, "failed");
-    // Stored before a rule that now refuses it (the API would not take it today; private
-    // addresses are allowed in tests, so plain http stands in for them).
+    // A stored URL the rules refuse (private addresses are allowed in tests, so plain http
+    // stands in for them).
     await env.DB.prepare("update webhook_endpoints set url = 'http://example.com/hook' where id = ?").bind(endpointId).run();
     const refused = expectEnvelope(await recover(project, endpointId, { since: hoursAgo(20) }), 409, "conflict");
     expect(refused.message).toContain("refused");

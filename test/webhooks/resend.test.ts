@@ -86,8 +86,8 @@ describe("resending a webhook delivery", () => {
     const project = await createTestProject("Resend refused URL");
     const endpointId = await registeredEndpoint(project, "resend-refused");
     const { deliveryId } = await finishedDelivery(endpointId, project.id, 25 * HOUR, "failed");
-    // Stored before a rule that now refuses it (plain http stands in for a private address,
-    // which tests allow).
+    // A stored URL the rules refuse (plain http stands in for a private address, which tests
+    // allow).
     await env.DB.prepare("update webhook_endpoints set url = 'http://example.com/hook' where id = ?").bind(endpointId).run();
     const refused = expectEnvelope(await resend(project, endpointId, deliveryId), 409, "conflict");
     expect(refused.message).toContain("URL is refused");

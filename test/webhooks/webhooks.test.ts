@@ -425,7 +425,7 @@ describe("deleting an endpoint stops its deliveries", () => {
     const own = await createTestProject("Deleted endpoint");
     const endpoint = await register("deleted", ["transaction.confirmed"], own.secretKey);
     expect((await call(`/v1/webhooks/${endpoint.body.id}`, { secretKey: own.secretKey, method: "DELETE" })).status).toBe(204);
-    // A pending row left behind for the deleted endpoint (what an overwritten in-flight attempt used to leave).
+    // A pending row left behind for the deleted endpoint, as an in-flight attempt writing over the deletion would leave it.
     const payload = webhookPayload("transaction.confirmed", {});
     await env.DB.prepare(
       `insert into webhook_deliveries (id, endpoint_id, project_id, event_id, event_type, payload, status, attempts, next_attempt_at, created_at)
@@ -447,9 +447,9 @@ describe("one endpoint's trouble", () => {
       .bind(endpointId)
       .all<{ event_id: string; status: string; attempts: number; next_attempt_at: number; last_error: string | null }>();
 
-  it("sends nothing to an endpoint registered before a rule that now refuses its URL, and fails its deliveries", async () => {
+  it("sends nothing to an endpoint whose stored URL the rules refuse, and fails its deliveries", async () => {
     const own = await createTestProject("Refused later");
-    // Stored as an older version stored it: 100.64.0.0/10 (CGNAT) was allowed before decision 59.
+    // Inserted directly: registration refuses 100.64.0.0/10 (CGNAT), a stored row may still hold it.
     const endpointId = crypto.randomUUID();
     await env.DB.prepare("insert into webhook_endpoints (id, project_id, url, events, created_at) values (?, ?, ?, ?, ?)")
       .bind(endpointId, own.id, "https://100.64.1.2/hook", JSON.stringify(["transaction.confirmed"]), Date.now())

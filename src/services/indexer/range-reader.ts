@@ -90,7 +90,7 @@ export class RunState {
    * the full block span, since the refusal is put down to the address count. When the node also
    * took a part as large as one it refused, the refusal was about something else (results, a
    * passing rate limit) and nothing is learned. So each lowering at least halves the count, at
-   * most log2 of it per run, where every block used to be refused and split again.
+   * most log2 of it per run, rather than every block of the run being refused and split again.
    */
   private learnFrom(read: BlockRead) {
     // Receipts served a busy address of a block the node read for others (a cap on results): the

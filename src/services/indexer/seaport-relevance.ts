@@ -2,10 +2,11 @@
 // canonical one, shared with OpenSea and others). Only the events that can change D1 are applied,
 // and so claimed in chain_events: a fill of an order D1 holds or of a known collection's token (a
 // sale), a cancellation of an order D1 holds, a counter raised by an offerer with a live order.
-// The rest were a chain_events row each, kept forever, and statements that changed nothing: D1
-// grew with the whole chain's Seaport traffic (decision 72). Skipping is safe because an order
-// ended at or below the indexed head cannot be stored afterwards: submission reads its status and
-// counter at the head (decision 58's argument for sales' block reads, applied to the claims).
+// Applying the rest would cost a chain_events row each, kept forever, and statements that change
+// nothing: D1 would grow with the whole chain's Seaport traffic (decision 72). Skipping is safe
+// because an order ended at or below the indexed head cannot be stored afterwards: submission
+// reads its status and counter at the head (decision 58's argument for sales' block reads,
+// applied to the claims).
 import { batchOverJsonLists } from "../../db/json-list";
 import { saleOf } from "../chain-events/seaport-sale";
 import { knownCollections } from "../collections/known-collections";

@@ -36,9 +36,9 @@ function statusIs(status: OrderStatus, now: Date): SQL | undefined {
   return status === "active" ? and(eq(orders.status, "active"), endsAfter(now)) : eq(orders.status, status);
 }
 
-// With an offerer, its index: the collection's would also serve the sort, and SQLite picked it
-// before decision 107 made the offerer's covering, walking a 40,000-order collection for a
-// wallet's two listings in it; the `+` keeps that choice whatever the planner rates. A token's own
+// With an offerer, its index: the collection's would also serve the sort, and SQLite may pick it,
+// walking a 40,000-order collection for a wallet's two listings in it; the `+` keeps the
+// offerer's index whatever the planner rates (decision 107). A token's own
 // index is as narrow as the offerer's (an offerer's orders on one token read that token's rows).
 const contractIs = (query: OrderListQuery, contractAddress: string) =>
   query.offerer !== undefined && query.tokenId === undefined ? sql`+${orders.contractAddress} = ${contractAddress}` : eq(orders.contractAddress, contractAddress);

@@ -1,7 +1,7 @@
 // What Seaport says at the head wins over a stale `orders` row: a listing cancelled or filled on
-// Seaport before the indexer reached its log (or, for rows stored before decision 66, before the
-// service stored it) is recorded when a buy reads that state (decision 68), so it stops being a
-// best listing or a floor at once.
+// Seaport before the indexer reached its log (or, for a row stored without decision 66's checks,
+// before the service stored it) is recorded when a buy reads that state (decision 68), so it
+// stops being a best listing or a floor at once.
 import { seaportFinalStatus, type OnChainOrderStatus } from "../../chain/seaport";
 import { refreshBestListingsWhere } from "./best-listing";
 

@@ -46,8 +46,7 @@ export function nextAttemptAt(
 }
 
 // Pending deliveries of endpoints neither deleted nor disabled. Deleting or disabling an endpoint
-// fails its pending rows in the same batch; the join keeps any row that escaped that (written by
-// an older version) unsent.
+// fails its pending rows in the same batch; the join keeps any row that escaped that unsent.
 const onLiveEndpoint = and(isNull(webhookEndpoints.deletedAt), isNull(webhookEndpoints.disabledAt));
 const pendingOnLiveEndpoint = and(eq(webhookDeliveries.status, "pending"), onLiveEndpoint);
 
@@ -122,7 +121,7 @@ type DeliveringEndpoint = Parameters<typeof signingSecrets>[1] & EndpointHealth;
 async function deliverToEndpoint(ctx: ServiceContext, endpoint: DeliveringEndpoint, now: number): Promise<void> {
   const due = await dueForEndpoint(ctx, endpoint.id, now).all();
   if (!due.length) return;
-  // Registered before a rule that now refuses it (decision 59 added address ranges).
+  // A stored URL the rules refuse (registered under looser rules, or written directly): decision 32.
   const refused = refusedEndpointUrl(ctx.env, endpoint.url);
   if (refused) {
     await failRefusedEndpoint(ctx, endpoint.id, refused, now);

@@ -142,7 +142,7 @@ export async function resendableEndpoint(ctx: ServiceContext, projectId: string,
   return endpoint;
 }
 
-/** Stops deliveries at once; the delivery log stays readable for audits via the stored rows. */
+/** Stops deliveries at once; the endpoint's delivery rows stay in D1. */
 export async function deleteEndpoint(ctx: ServiceContext, projectId: string, id: string) {
   await ownEndpoint(ctx, projectId, id);
   await ctx.db.batch([

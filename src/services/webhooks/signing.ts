@@ -13,7 +13,7 @@ const base64url = (bytes: ArrayBuffer) =>
 
 const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** Version 1 is the endpoint id alone, as before rotation existed, so registered secrets still hold. */
+/** Version 1 is the endpoint id alone, so an endpoint's first secret needs no version in its derivation. */
 const derivationInfo = (endpointId: string, version: number) => (version === 1 ? endpointId : `${endpointId}#${version}`);
 
 export async function endpointSecret(masterSecret: string, endpointId: string, version = 1): Promise<string> {

@@ -18,7 +18,7 @@ function secretShownWith(successStatus: number): SecretShowingResponse {
     },
     async replay(stored, status, env) {
       if (status !== successStatus) return stored;
-      // Registrations stored before rotation existed have no version: theirs is 1.
+      // A stored registration without a version is version 1.
       const endpoint = JSON.parse(stored) as { id: string; secretVersion?: number };
       return JSON.stringify({ ...endpoint, secret: await endpointSecret(env.WALLET_MNEMONIC, endpoint.id, endpoint.secretVersion ?? 1) });
     },
