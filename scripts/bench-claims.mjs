@@ -146,7 +146,7 @@ function ceilingNote(ceiling, raw) {
   const ofConfirmed = ceiling.perSecond / raw.confirmedPerSecond;
   const verdict =
     ofConfirmed < TARGET_RATIO
-      ? `below ${TARGET_RATIO}: no claim route, however fast, could meet the target under wrangler dev on this machine in this run`
+      ? `below ${TARGET_RATIO}: no claim route, however fast, could meet the target under wrangler dev on the machine and in the run measured here`
       : `so the target is not ruled out by wrangler dev itself in this run; what the service does per claim decides it`;
   return [
     `ceiling: a Worker that does no work answered ${fmt(ceiling.perSecond)} claims/s under wrangler dev (${ceiling.failed} failed), ${ofConfirmed.toFixed(3)} of the raw confirmed/s and ${(ceiling.perSecond / raw.acceptedPerSecond).toFixed(3)} of the raw accepted/s: ${verdict}`,

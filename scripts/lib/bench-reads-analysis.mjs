@@ -1,4 +1,4 @@
-// Findings and recommendations under the reads tables. The reasoning was written by hand from
+// Findings and recommendations under the reads tables. The reasoning is written by hand from
 // full runs (plans, the concurrency-1 and direct-workerd columns, CPU per process, a CPU profile
 // of workerd); every figure quoted is filled in from the current run, so numbers never go stale.
 const f = (v, digits) => (Number.isFinite(v) ? v.toFixed(digits ?? (v < 10 ? 2 : 1)) : "?");
@@ -24,8 +24,8 @@ export function analysis(rows, whatIf) {
    request measured, the probe (auth, rate limiter, validation, no D1 query), already costs
    ${f(cpu(probe))} ms of CPU under wrangler dev (${f(probe.loaded?.rps, 0)} req/s, p95
    ${f(probe.loaded?.p95)} ms); a single-asset read ${f(cpu(asset))} ms (${f(asset.loaded?.rps, 0)} req/s).
-   No case can meet the concurrency-16 targets under wrangler dev on this machine, whatever the SQL
-   does. At concurrency 1 the single asset takes ${f(asset.sequential?.p50)} ms (p50) under wrangler
+   No case can meet the concurrency-16 targets under wrangler dev on the machine measured here,
+   whatever the SQL does. At concurrency 1 the single asset takes ${f(asset.sequential?.p50)} ms (p50) under wrangler
    dev, ${f(asset.direct?.sequential.p50)} ms on workerd directly and ${f(asset.floor?.p50, 3)} ms in SQLite.
 2. **wrangler dev's own share.** The same bundle served straight from workerd (Miniflare, no
    ProxyWorker in front) answers the probe in ${f(probe.direct?.sequential.p50)} ms instead of
@@ -35,11 +35,9 @@ export function analysis(rows, whatIf) {
    ${f(asset.cpu?.wrangler)} ms with one: each request's log line goes through Node (and is appended
    to wrangler's debug log file). With its DevTools inspector attached (\`npm run dev\`, or this
    benchmark with \`--devtools\`) every subrequest, each D1 query included, is reported to Node
-   too: with DevTools attached (2026-11-21) wrangler's Node process spent 1.46 ms per
-   single-asset read, detached (2026-11-22) about 0.4 ms. Latencies at concurrency 16 swing
-   more with the shared machine than with that: three detached runs on 2026-11-22 gave a
-   single-asset p95 of 37, 55 and 106 ms (63.5 ms attached the day before). None of this runs
-   in production.
+   too, about three times wrangler's CPU per single-asset read (decision 19). Latencies at
+   concurrency 16 swing more with whatever else shares the machine than with either. None of
+   this runs in production.
 3. **Worker and local D1 overhead.** Even on workerd directly a single asset costs
    ${f(asset.direct?.cpu?.workerd)} ms of workerd CPU for a ${f(asset.floor?.p50, 3)} ms query, and
    explore without filter ${f(plain.direct?.cpu?.workerd)} ms for ${f(plain.floor?.p50)} ms of SQL: well
@@ -64,20 +62,15 @@ export function analysis(rows, whatIf) {
 
 ### Recommendations (src/ is not changed by the benchmark)
 
-Applied in src since the first runs of this benchmark (commit dabc586): page ids from the
-indexes before joining (deep pages no longer join every skipped row), \`(…, created_at, id)\`
-indexes (no temporary B-tree for the tie-break), an index \`(chain_id, is_verified,
-best_price_sort)\`, only the columns the views use (a page of listed assets was ~50 KB of rows
-with the Seaport parameters and signatures, 14.5 KB without), price:ASC on the price index when
-\`hasListings=true\` and as two index ranges otherwise (listed assets by price, then unlisted
-ones by age: the single ORDER BY sorted the whole table, SQL p50 27 ms), name search on an FTS5
-trigram index (decision 18; \`LIKE\` counted the whole table, SQL p50 25 ms), resolved keys
+What the read path already does: page ids from the indexes before any join (a deep page joins
+only its own rows), \`(…, created_at, id)\` indexes (no temporary B-tree for the tie-break), an
+index \`(chain_id, is_verified, best_price_sort)\`, only the columns the views use (a page of
+listed assets without the Seaport parameters and signatures is about 14.5 KB), price sorts on
+the price index as one range per currency class and one for unlisted assets (a single ORDER BY
+would sort the whole table), name search on an FTS5 trigram index (decision 18), resolved keys
 kept 5 s in isolate memory, the read-time fallback to a token's next live listing on the
-token's own index (decision 34: SQLite's planner had chosen \`orders_status_end_idx\` and
-walked every active order whenever a page held an asset whose recorded listing had just ended;
-\`hasListings=true\` SQL p50 60 ms, \`contractAddress\` and \`ownerAddress\` p95 53–56 ms), and
-the page's ids and joins in one D1 query when the page comes from one index range (two D1
-round trips per explore request instead of three). Still open:
+token's own index (decision 34), and the page's ids and joins in one D1 query when one index
+range serves the page. Still open:
 
 1. **Counts**: a broad filter's exact total costs one index entry per matching row on every
    page. Cache totals per normalised filter for a few seconds (isolate memory or KV), keep

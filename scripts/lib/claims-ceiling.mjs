@@ -1,4 +1,4 @@
-// The claims benchmark's ceiling: how fast `wrangler dev` itself answers claims on this machine.
+// The claims benchmark's ceiling: how fast `wrangler dev` itself answers claims on the machine it runs on.
 // A Worker that does no work (no auth, no D1, no Durable Object, no chain) answers every
 // claim (CLAIM_PATH) with a copy of a real 201 body; it runs under wrangler dev
 // as the service does (bundle served as-is, devtools detached, state in the same kind of place)
