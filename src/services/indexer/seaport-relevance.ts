@@ -5,8 +5,7 @@
 // Applying the rest would cost a chain_events row each, kept forever, and statements that change
 // nothing: D1 would grow with the whole chain's Seaport traffic (decision 72). Skipping is safe
 // because an order ended at or below the indexed head cannot be stored afterwards: submission
-// reads its status and counter at the head (decision 58's argument for sales' block reads,
-// applied to the claims).
+// reads its status and counter at the head.
 import { batchOverJsonLists } from "../../db/json-list";
 import { saleOf } from "../chain-events/seaport-sale";
 import { knownCollections } from "../collections/known-collections";
