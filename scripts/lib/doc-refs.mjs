@@ -92,7 +92,8 @@ export function decisionIds(root) {
 /** Every decision number the text cites, with where. @param {string} text */
 export function decisionReferences(text) {
   const found = [];
-  const list = /\bdecisions?\s+(\d+(?:\s*(?:,|–|-|and|or|to)\s*\d+)*)/gi;
+  // A comment wrapped between the word and its number ("decision\n  // 100") still counts.
+  const list = /\bdecisions?\s+(?:(?:\/\/|\*|#|--)\s+)?(\d+(?:\s*(?:,|–|-|and|or|to)\s*\d+)*)/gi;
   for (const match of text.matchAll(list)) {
     for (const id of expandList(match[1] ?? "")) found.push({ id, index: match.index });
   }

@@ -109,6 +109,7 @@ describe("its parts", () => {
     const ids = (text: string) => decisionReferences(text).map(({ id }) => id);
     expect(ids(`${CITE}s 74, 78 and 79; ${CITE}s 83–85; ${CITE} 100`)).toEqual([74, 78, 79, 83, 84, 85, 100]);
     expect(ids(`${CITE} records; a ${CITE} about N`)).toEqual([]);
+    expect(ids(`// the rule (${CITE}\n  // 100) and (${CITE}\n * 7)`)).toEqual([100, 7]);
   });
 
   it("makes GitHub's heading anchors", () => {
