@@ -130,6 +130,8 @@ export default defineConfig(async () => {
             name: "client",
             environment: "node",
             include: ["client/test/**/*.test.ts", "test/docs/**/*.test.ts"],
+            // The reference check reads the whole repository: seconds on a loaded machine.
+            testTimeout: 60_000,
           },
         },
         {
