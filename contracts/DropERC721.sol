@@ -126,12 +126,14 @@ contract DropERC721 is ERC721Lean, IDropERC721, IERC2981 {
         uint256 allowedQuantity,
         uint256 allowedPrice
     ) private view returns (address currency, uint256 price) {
-        Config memory c = _config;
-        if (block.timestamp < c.startTime) revert ClaimNotStarted(c.startTime);
+        // The fields straight off the slot (one SLOAD): a memory copy of the struct costs more.
+        Config storage c = _config;
+        (uint256 startTime, uint256 limitPerWallet, uint8 flags) = (c.startTime, c.limitPerWallet, c.flags);
+        if (block.timestamp < startTime) revert ClaimNotStarted(startTime);
         bytes32 root;
-        (currency, price, root) = _conditions(c.flags);
-        uint256 limit = c.limitPerWallet == 0 ? type(uint256).max : c.limitPerWallet;
-        if (c.flags & _ALLOWLIST_ONLY != 0) {
+        (currency, price, root) = _conditions(flags);
+        uint256 limit = limitPerWallet == 0 ? type(uint256).max : limitPerWallet;
+        if (flags & _ALLOWLIST_ONLY != 0) {
             // The leaf as @openzeppelin/merkle-tree's StandardMerkleTree builds it.
             bytes32 leaf = keccak256(bytes.concat(keccak256(abi.encode(to, allowedQuantity, allowedPrice))));
             if (!MerkleProof.verifyCalldata(proof, root, leaf)) revert InvalidProof();
