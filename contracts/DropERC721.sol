@@ -16,7 +16,7 @@ import {DropArgs} from "./drop/DropArgs.sol";
 /// @notice Token ids are sequential from 1. The minter (the project wallet) mints with
 /// `mintTo`; anyone may `claim` under the owner's claim conditions. Claim proceeds stay here
 /// until the owner withdraws them. Decision record: docs/contracts.md.
-contract DropERC721 is ERC721Lean, IDropERC721, IERC2981 {
+contract DropERC721 is ERC721Lean, IDropERC721, IERC2981, IERC4906 {
     using SafeERC20 for IERC20;
 
     // Storage is packed by use: mintTo reads and writes one word and a public claim reads one
@@ -59,6 +59,7 @@ contract DropERC721 is ERC721Lean, IDropERC721, IERC2981 {
     Royalty private _royalty;
     uint256 private _burned;
     string private _baseURI;
+    bytes32 private _blindBoxKey; // 0 until reveal (a zero key is never accepted)
 
     constructor() {
         // The implementation itself must never be initialised: lock it.
@@ -196,7 +197,31 @@ contract DropERC721 is ERC721Lean, IDropERC721, IERC2981 {
         _baseURI = uri;
         _config.flags |= _BASE_URI_STORED;
         emit BaseURIUpdated(uri);
-        emit IERC4906.BatchMetadataUpdate(1, type(uint256).max);
+        emit BatchMetadataUpdate(1, type(uint256).max);
+    }
+
+    /// Tells marketplaces (ERC-4906) that the metadata of ids [fromTokenId, toTokenId] changed
+    /// off chain: MetadataUpdate for one id, BatchMetadataUpdate for a range. Ids need not be
+    /// minted yet (ERC-4906 allows toTokenId = type(uint256).max for "all").
+    function announceMetadataUpdate(uint256 fromTokenId, uint256 toTokenId) external onlyOwner {
+        if (fromTokenId > toTokenId) revert InvalidTokenRange(fromTokenId, toTokenId);
+        if (fromTokenId == toTokenId) emit MetadataUpdate(fromTokenId);
+        else emit BatchMetadataUpdate(fromTokenId, toTokenId);
+    }
+
+    /// Publishes the blind-box key committed at creation: keccak256(abi.encodePacked(key))
+    /// must equal provenanceHash(), so anyone can check the reveal against the commitment.
+    /// Once only; every token's metadata is announced as changed.
+    function reveal(bytes32 key) external onlyOwner {
+        if (_blindBoxKey != bytes32(0)) revert AlreadyRevealed();
+        bytes32 committed = DropArgs.provenanceHash();
+        if (committed == bytes32(0)) revert NoProvenanceHash();
+        // A zero key is refused even if it matches: its hash is public, so it commits to nothing,
+        // and a stored zero could not be told apart from "not revealed".
+        if (key == bytes32(0) || keccak256(abi.encodePacked(key)) != committed) revert InvalidRevealKey();
+        _blindBoxKey = key;
+        emit Revealed(key);
+        emit BatchMetadataUpdate(1, type(uint256).max);
     }
 
     function setRoyalty(address recipient, uint16 bps) external onlyOwner {
@@ -247,6 +272,12 @@ contract DropERC721 is ERC721Lean, IDropERC721, IERC2981 {
 
     function provenanceHash() external view returns (bytes32) {
         return DropArgs.provenanceHash();
+    }
+
+    /// The blind-box key once `reveal` has published it, else zero (so non-zero = revealed).
+    /// keccak256(abi.encodePacked(blindBoxKey())) == provenanceHash().
+    function blindBoxKey() external view returns (bytes32) {
+        return _blindBoxKey;
     }
 
     function baseURI() public view returns (string memory) {
@@ -300,6 +331,8 @@ contract DropERC721 is ERC721Lean, IDropERC721, IERC2981 {
     }
 
     function supportsInterface(bytes4 interfaceId) public view override(ERC721Lean, IERC165) returns (bool) {
+        // ERC-4906's id is fixed by the standard: IERC4906 declares no functions of its own,
+        // so type(IERC4906).interfaceId would be 0.
         return interfaceId == type(IERC2981).interfaceId || interfaceId == bytes4(0x49064906)
             || super.supportsInterface(interfaceId);
     }

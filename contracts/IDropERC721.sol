@@ -28,7 +28,7 @@ interface IDropERC721 {
         bytes32 merkleRoot; // non-zero = allowlist-only claims
         address royaltyRecipient;
         uint16 royaltyBps; // <= 10_000
-        bytes32 provenanceHash; // keccak256 of the blind-box key
+        bytes32 provenanceHash; // keccak256 of the 32-byte blind-box key; 0 = no blind box
     }
 
     /// The owner-settable claim conditions, as one unit.
@@ -57,6 +57,8 @@ interface IDropERC721 {
     event MinterUpdated(address indexed previousMinter, address indexed newMinter);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
     event Withdrawn(address indexed currency, address indexed to, uint256 amount);
+    /// The blind-box key, published by `reveal`; keccak256(abi.encodePacked(key)) == provenanceHash().
+    event Revealed(bytes32 key);
 
     error AlreadyInitialized();
     error NotOwner(address caller);
@@ -72,6 +74,10 @@ interface IDropERC721 {
     error RoyaltyTooHigh(uint256 bps);
     error Soulbound();
     error NativeTransferFailed();
+    error InvalidTokenRange(uint256 fromTokenId, uint256 toTokenId);
+    error NoProvenanceHash();
+    error InvalidRevealKey();
+    error AlreadyRevealed();
 
     function initialize(InitParams calldata params) external;
 
@@ -84,4 +90,8 @@ interface IDropERC721 {
         uint256 allowedQuantity,
         uint256 allowedPrice
     ) external payable returns (uint256 firstTokenId);
+
+    function announceMetadataUpdate(uint256 fromTokenId, uint256 toTokenId) external;
+
+    function reveal(bytes32 key) external;
 }
