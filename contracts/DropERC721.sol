@@ -95,6 +95,38 @@ contract DropERC721 is ERC721Lean, IDropERC721, IERC2981, IERC4906 {
         return _mintChecked(to, quantity, 0, true);
     }
 
+    /// Mints `quantities[i]` tokens to `to[i]` for each i, ids sequential in array order; only
+    /// the minter. Supply is checked for the whole batch (any excess reverts all of it) and the
+    /// counter word is written once. Returns the first new id.
+    function mintToMany(address[] calldata to, uint256[] calldata quantities) external returns (uint256 firstTokenId) {
+        uint256 word;
+        assembly ("memory-safe") {
+            word := sload(_mintState.slot)
+        }
+        if (msg.sender != address(uint160(word))) revert NotMinter(msg.sender);
+        uint256 entries = to.length;
+        if (entries != quantities.length) revert LengthMismatch(entries, quantities.length);
+        if (entries == 0) revert EmptyBatch();
+        firstTokenId = uint40(word >> 160);
+        uint256 maxSupply = uint40(word >> 200);
+        // maxSupply caps ids ever minted (burns do not free supply); the counter is 40 bits.
+        uint256 room = (maxSupply == 0 ? type(uint40).max : maxSupply + 1) - firstTokenId;
+        uint256 total;
+        unchecked {
+            // total <= room throughout, so neither line can wrap.
+            for (uint256 i; i < entries; ++i) {
+                uint256 quantity = quantities[i];
+                if (quantity == 0) revert InvalidQuantity();
+                if (quantity > room - total) revert MaxSupplyExceeded(maxSupply);
+                total += quantity;
+            }
+        }
+        _mintMany(to, quantities, firstTokenId);
+        assembly ("memory-safe") {
+            sstore(_mintState.slot, add(word, shl(160, total)))
+        }
+    }
+
     /// Public claim. With no allowlist root: `unitPrice` each, at most `limitPerWallet` per
     /// recipient; `proof`, `allowedQuantity` and `allowedPrice` are ignored. With a root the
     /// drop is allowlist-only: `proof` must show the leaf (to, allowedQuantity, allowedPrice),

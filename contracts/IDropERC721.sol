@@ -74,6 +74,8 @@ interface IDropERC721 {
     error RoyaltyTooHigh(uint256 bps);
     error Soulbound();
     error NativeTransferFailed();
+    error LengthMismatch(uint256 recipients, uint256 quantities);
+    error EmptyBatch();
     error InvalidTokenRange(uint256 fromTokenId, uint256 toTokenId);
     error NoProvenanceHash();
     error InvalidRevealKey();
@@ -82,6 +84,8 @@ interface IDropERC721 {
     function initialize(InitParams calldata params) external;
 
     function mintTo(address to, uint256 quantity) external returns (uint256 firstTokenId);
+
+    function mintToMany(address[] calldata to, uint256[] calldata quantities) external returns (uint256 firstTokenId);
 
     function claim(
         address to,
