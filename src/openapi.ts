@@ -1,5 +1,5 @@
 import { ERROR_CODES } from "./lib/errors";
-import type { AppOpenAPI } from "./lib/types";
+import type { AppOpenAPI } from "./routes/app-types";
 import { errorExample } from "./schemas/common";
 
 export const API_VERSION = "0.1.0";

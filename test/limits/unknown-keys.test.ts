@@ -5,9 +5,9 @@
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { anyKey } from "../../src/lib/auth";
+import { anyKey } from "../../src/routes/middleware/auth";
 import { AppError } from "../../src/lib/errors";
-import type { AppBindings } from "../../src/lib/types";
+import type { AppBindings } from "../../src/routes/app-types";
 import { countUnknownKey, unknownKeyClient } from "../../src/lib/unknown-keys";
 import { TEST_ADMIN_TOKEN } from "../fixtures/secrets";
 import { DashboardClient } from "../helpers/dashboard";

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { registerCollection as registerCollectionService } from "../../services/collections/register-collection";
 import { serviceContext } from "../../services/context";
 import { runIndexerForAdmin } from "../../services/indexer/run";

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireAdmin } from "../../lib/auth";
-import { adminIdempotency } from "../../lib/idempotency";
+import { requireAdmin } from "../middleware/auth";
+import { adminIdempotency } from "../middleware/idempotency";
 import { ADMIN_SECURITY, Address, BooleanQuery, IsoDateTime, jsonBody, jsonContent, MediaUrl, operationErrors, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE, exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";

@@ -1,6 +1,6 @@
 import { getChain } from "../../lib/chains";
 import { pageBody } from "../../lib/page";
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { exploreAssets, getAsset } from "../../services/assets/read-assets";
 import { serviceContext } from "../../services/context";
 import type { exploreAssets as exploreRoute, getAsset as getAssetRoute } from "./assets.routes";

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import { exploreAssetsHandler, getAssetHandler } from "./assets.handlers";
 import { exploreAssets, getAsset } from "./assets.routes";
 

@@ -1,5 +1,5 @@
 import { getChain } from "../../lib/chains";
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { trendingCollections } from "../../services/collections/trending";
 import { serviceContext } from "../../services/context";
 import type { trending } from "./collections.routes";

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import { trendingHandler } from "./collections.handlers";
 import { trending } from "./collections.routes";
 

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { anyKey } from "../../lib/auth";
+import { anyKey } from "../middleware/auth";
 import { ChainIdQuery, jsonContent, limitQuery, operationErrors, READ_SECURITY } from "../../schemas/common";
 import { exampleCollection } from "../../schemas/examples";
 import { CollectionSchema } from "../../schemas/resources";

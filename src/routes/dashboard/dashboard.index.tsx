@@ -6,7 +6,7 @@ import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { AppError, errorEnvelope, forbidden } from "../../lib/errors";
 import { logError } from "../../lib/log";
-import type { AppBindings } from "../../lib/types";
+import type { AppBindings } from "../app-types";
 import { clientRefused, countUnknownKey, tooManyUnknownKeys, unknownKeyClient } from "../../lib/unknown-keys";
 import { serviceContext } from "../../services/context";
 import {

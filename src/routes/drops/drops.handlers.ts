@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { getChain } from "../../lib/chains";
 import { validationError } from "../../lib/errors";
 import { lenientLimit, lenientPage, lenientSortBy, paginatedLinks, paginatedMeta, type PaginateConfig } from "../../lib/paginate";
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { serviceContext } from "../../services/context";
 import { getAllowlistEntry } from "../../services/drops/allowlist";
 import { getDrop, listDrops, type DropFilters } from "../../services/drops/read-drops";

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import { getAllowlistEntryHandler, getDropHandler, listDropsHandler } from "./drops.handlers";
 import { getAllowlistEntry, getDrop, listDrops } from "./drops.routes";
 

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { anyKey } from "../../lib/auth";
+import { anyKey } from "../middleware/auth";
 import { AddressInput, jsonContent, operationErrors, READ_SECURITY, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE, exampleDrop } from "../../schemas/examples";
 import { DropSchema } from "../../schemas/resources";

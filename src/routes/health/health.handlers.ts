@@ -1,6 +1,6 @@
 import { checkHealth } from "../../services/health";
 import { serviceContext } from "../../services/context";
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import type { health } from "./health.routes";
 
 export const healthHandler: AppRouteHandler<typeof health> = async (c) => {

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import { healthHandler } from "./health.handlers";
 import { health } from "./health.routes";
 

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { serviceContext } from "../../services/context";
 import { renderTokenMetadata } from "../../services/metadata/token-metadata";
 import type { getTokenMetadata } from "./metadata.routes";

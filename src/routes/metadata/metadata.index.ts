@@ -1,5 +1,5 @@
 import { cors } from "hono/cors";
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import { getTokenMetadataHandler } from "./metadata.handlers";
 import { getTokenMetadata } from "./metadata.routes";
 

@@ -1,5 +1,5 @@
 import { pageBody } from "../../lib/page";
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { serviceContext } from "../../services/context";
 import { getChain } from "../../lib/chains";
 import { getOrder } from "../../services/orders/get-order";

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import { getOrderHandler, listOrdersHandler, prepareListingsHandler, submitOrderHandler } from "./orders.handlers";
 import { getOrder, listOrders, prepareListings, submitOrder } from "./orders.routes";
 

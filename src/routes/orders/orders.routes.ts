@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { SEAPORT_EIP712_TYPES } from "../../chain/seaport-types";
-import { anyKey } from "../../lib/auth";
-import { idempotency } from "../../lib/idempotency";
+import { anyKey } from "../middleware/auth";
+import { idempotency } from "../middleware/idempotency";
 import {
   AddressInput,
   ChainIdBody,

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { serviceContext } from "../../services/context";
 import { mintFromDrop } from "../../services/drops/claim";
 import { deployDrop } from "../../services/drops/deploy-drop";

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import * as handlers from "./project-wallet.handlers";
 import * as routes from "./project-wallet.routes";
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { anyKey, secretKey } from "../../lib/auth";
-import { deprecatedFor } from "../../lib/deprecation";
-import { idempotency } from "../../lib/idempotency";
+import { anyKey, secretKey } from "../middleware/auth";
+import { deprecatedFor } from "../middleware/deprecation";
+import { idempotency } from "../middleware/idempotency";
 import { Address, jsonBody, jsonContent, operationErrors, READ_SECURITY, SECRET_SECURITY } from "../../schemas/common";
 import type { ErrorCode } from "../../lib/errors";
 import {

@@ -1,5 +1,5 @@
 import { pageBody } from "../../lib/page";
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { serviceContext } from "../../services/context";
 import { cancelTransaction } from "../../services/transactions/cancel-transaction";
 import { getTransaction, listTransactions } from "../../services/transactions/read-transactions";

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import { cancelTransactionHandler, getTransactionHandler, listTransactionsHandler } from "./transactions.handlers";
 import { cancelTransaction, getTransaction, listTransactions } from "./transactions.routes";
 

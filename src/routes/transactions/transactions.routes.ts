@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { anyKey, secretKey } from "../../lib/auth";
-import { idempotency } from "../../lib/idempotency";
+import { anyKey, secretKey } from "../middleware/auth";
+import { idempotency } from "../middleware/idempotency";
 import { jsonContent, LimitQuery, operationErrors, PageQuery, PaginationSchema, READ_SECURITY, SECRET_SECURITY, uuidPathParam } from "../../schemas/common";
 import { exampleConfirmedTransaction, examplePendingTransaction } from "../../schemas/examples";
 import { TransactionSchema, TransactionStatusSchema } from "../../schemas/resources";

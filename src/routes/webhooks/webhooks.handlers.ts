@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/types";
+import type { AppRouteHandler } from "../app-types";
 import { serviceContext } from "../../services/context";
 import { deleteEndpoint, enableEndpoint, listDeliveries, listEndpoints, registerEndpoint, resendDelivery, rotateEndpointSecret } from "../../services/webhooks/endpoints";
 import { recoverFailedDeliveries } from "../../services/webhooks/recover";

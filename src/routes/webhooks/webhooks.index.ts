@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/create-router";
+import { createRouter } from "../create-router";
 import * as handlers from "./webhooks.handlers";
 import * as routes from "./webhooks.routes";
 

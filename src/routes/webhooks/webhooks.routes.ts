@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { secretKey } from "../../lib/auth";
-import { idempotency, idempotencyKeeping } from "../../lib/idempotency";
+import { secretKey } from "../middleware/auth";
+import { idempotency, idempotencyKeeping } from "../middleware/idempotency";
 import { IsoDateTime, IsoDateTimeInput, jsonBody, jsonContent, LimitQuery, operationErrors, PageQuery, SECRET_SECURITY, Uuid, uuidPathParam } from "../../schemas/common";
 import { EXAMPLE } from "../../schemas/examples";
 import { WEBHOOK_EVENTS } from "../../services/webhooks/events";

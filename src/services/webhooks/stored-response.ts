@@ -3,7 +3,7 @@
 // with the very secret the first response showed and D1 never holds it (decisions 31 and 88).
 import { endpointSecret } from "./signing";
 
-/** The shape lib/idempotency.ts's StoredResponseCodec takes. */
+/** The shape routes/middleware/idempotency.ts's StoredResponseCodec takes. */
 interface SecretShowingResponse {
   store(body: string, status: number): string;
   replay(stored: string, status: number, env: Pick<Env, "WALLET_MNEMONIC">): Promise<string>;

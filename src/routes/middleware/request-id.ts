@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppBindings } from "./types";
+import type { AppBindings } from "../app-types";
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
-import { AppError, type ErrorDetail } from "./errors";
-import type { AppBindings } from "./types";
+import { AppError, type ErrorDetail } from "../lib/errors";
+import type { AppBindings } from "./app-types";
 
 const TARGET_PREFIX: Record<string, string> = {
   json: "body",

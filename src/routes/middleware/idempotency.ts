@@ -1,11 +1,11 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { sha256Hex } from "../services/auth/keys";
-import { serviceContext } from "../services/context";
-import { abandonIdempotentRequest, completeIdempotentRequest, startIdempotentRequest } from "../services/idempotency";
-import { OutcomeUnknownError, validationError } from "./errors";
-import { logError } from "./log";
-import type { AppBindings } from "./types";
+import { sha256Hex } from "../../services/auth/keys";
+import { serviceContext } from "../../services/context";
+import { abandonIdempotentRequest, completeIdempotentRequest, startIdempotentRequest } from "../../services/idempotency";
+import { OutcomeUnknownError, validationError } from "../../lib/errors";
+import { logError } from "../../lib/log";
+import type { AppBindings } from "../app-types";
 
 const MAX_KEY_LENGTH = 200;
 const REPLAYED_HEADERS = ["content-type", "deprecation", "link"];

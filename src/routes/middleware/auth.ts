@@ -1,10 +1,10 @@
 import type { MiddlewareHandler } from "hono";
-import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../services/auth/admin-token";
-import { keyCacheTtlSeconds, keyResolvedRecently, resolveKey, wellFormedKey, type KeyKind, type ResolvedKey } from "../services/auth/keys";
-import { serviceContext } from "../services/context";
-import { AppError } from "./errors";
-import type { AppBindings } from "./types";
-import { clientRefused, countUnknownKey, tooManyUnknownKeys, unknownKeyClient } from "./unknown-keys";
+import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../../services/auth/admin-token";
+import { keyCacheTtlSeconds, keyResolvedRecently, resolveKey, wellFormedKey, type KeyKind, type ResolvedKey } from "../../services/auth/keys";
+import { serviceContext } from "../../services/context";
+import { AppError } from "../../lib/errors";
+import type { AppBindings } from "../app-types";
+import { clientRefused, countUnknownKey, tooManyUnknownKeys, unknownKeyClient } from "../../lib/unknown-keys";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
