@@ -2,7 +2,7 @@ import { createApp } from "./app";
 import { serviceContext } from "./services/context";
 import { runScheduledIndexer } from "./services/indexer/run";
 import { projectsWithDueDeliveries } from "./services/webhooks/deliver";
-import { kickWebhooks } from "./durable-objects/stubs";
+import { kickWebhooks } from "./services/durable-object-stubs";
 
 export { TxWatcher } from "./durable-objects/tx-watcher";
 export { WalletSequencer } from "./durable-objects/wallet-sequencer";

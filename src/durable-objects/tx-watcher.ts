@@ -4,7 +4,7 @@ import { engineConfig } from "../services/engine/config";
 import type { WatchedTransaction } from "../services/engine/types";
 import { attemptOf, pollDelay, pollOnce, SupersededRecord, type RecordStore } from "../services/engine/watcher";
 import { logWarn } from "../lib/log";
-import { sequencerStub } from "./stubs";
+import { sequencerStub } from "../services/durable-object-stubs";
 
 const RECORD_KEY = "tx";
 const CANCEL_KEY = "cancel";

@@ -3,7 +3,7 @@ import { SequencerCore } from "../services/engine/sequencer";
 import type { SubjectRef } from "../services/engine/pending-subjects";
 import type { SubmitResult, TxIntent, WatchedTransaction } from "../services/engine/types";
 import { logError } from "../lib/log";
-import { watcherStub } from "./stubs";
+import { watcherStub } from "../services/durable-object-stubs";
 
 interface Identity {
   chainId: number;

@@ -4,7 +4,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { watcherStub } from "../../src/durable-objects/stubs";
+import { watcherStub } from "../../src/services/durable-object-stubs";
 import { serviceContext } from "../../src/services/context";
 import { finalizeTransaction } from "../../src/services/engine/finalize";
 import { insertPendingRow, updatePendingHash } from "../../src/services/engine/transaction-rows";

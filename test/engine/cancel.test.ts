@@ -5,7 +5,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseTransaction, type Address, type Hex } from "viem";
-import { watcherStub } from "../../src/durable-objects/stubs";
+import { watcherStub } from "../../src/services/durable-object-stubs";
 import { serviceContext } from "../../src/services/context";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";

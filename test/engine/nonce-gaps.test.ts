@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Address } from "viem";
-import { watcherStub } from "../../src/durable-objects/stubs";
+import { watcherStub } from "../../src/services/durable-object-stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import { ORPHANED_NONCE_AGE_MS } from "../../src/services/engine/wallet-nonces";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";

@@ -5,7 +5,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Address } from "viem";
-import { watcherStub, sequencerStub } from "../../src/durable-objects/stubs";
+import { watcherStub, sequencerStub } from "../../src/services/durable-object-stubs";
 import type { WatcherPort } from "../../src/services/engine/sequencer";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { UNANNOUNCED_GRACE_MS } from "../../src/services/engine/watcher";

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { encodeFunctionData, toHex, type Address, type Hex } from "viem";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
-import { watcherStub } from "../../src/durable-objects/stubs";
+import { watcherStub } from "../../src/services/durable-object-stubs";
 import type { FaultRule, RpcProxy } from "../../scripts/lib/rpc-proxy.mjs";
 import type { WatchedTransaction } from "../../src/services/engine/types";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { blockTimestampMs } from "../../src/chain/log-reader";
 import { blockNumber, quoteFees, transactionCount } from "../../src/chain/transactions";
-import { watcherStub } from "../../src/durable-objects/stubs";
+import { watcherStub } from "../../src/services/durable-object-stubs";
 import { getChain } from "../../src/lib/chains";
 
 interface ProxyStats {

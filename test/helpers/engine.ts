@@ -3,7 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { Address } from "viem";
-import { sequencerStub, watcherStub } from "../../src/durable-objects/stubs";
+import { sequencerStub, watcherStub } from "../../src/services/durable-object-stubs";
 import { SequencerCore, type WatcherPort } from "../../src/services/engine/sequencer";
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
 import { expect } from "vitest";

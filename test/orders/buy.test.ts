@@ -5,7 +5,7 @@ import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { env } from "cloudflare:workers";
 import { encodeFulfilment } from "../../src/chain/seaport-fulfil";
-import { sequencerStub } from "../../src/durable-objects/stubs";
+import { sequencerStub } from "../../src/services/durable-object-stubs";
 import { canonicalOrder } from "../../src/services/orders/order-shape";
 import { listingComponents, seaportJsCancel, seaportJsList, viemSignOrder } from "../helpers/seaport";
 import { seaportAddress } from "../helpers/seaport-basic-order";

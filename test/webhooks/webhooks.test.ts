@@ -2,7 +2,7 @@ import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
-import { dispatcherStub } from "../../src/durable-objects/stubs";
+import { dispatcherStub } from "../../src/services/durable-object-stubs";
 import { AppError } from "../../src/lib/errors";
 import { serviceContext } from "../../src/services/context";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";

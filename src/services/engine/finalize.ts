@@ -12,7 +12,7 @@ import { logEffects } from "../indexer/apply-logs";
 import { decodeIndexedLogs, mintsOf, type IndexedEvent } from "../indexer/decode";
 import { metadataFor, mintedAssetFields, writeMintedMetadata, type ClaimPayload } from "../drops/minted-metadata";
 import type { ServiceContext } from "../context";
-import { kickWebhooks } from "../../durable-objects/stubs";
+import { kickWebhooks } from "../durable-object-stubs";
 import { transactionView } from "../transactions/transaction-view";
 import { enqueueWebhookStatement, queuedForProjects, webhookPayload } from "../webhooks/events";
 import type { WatchedTransaction } from "./types";

@@ -1,7 +1,7 @@
 // One indexer run: every configured chain (in parallel; each under its own lease), then the
 // expiry sweep and the webhook delivery log's purge. Called by the cron trigger and by POST /v1/admin/index.
 import { ChainUnavailableError } from "../../chain/chain-unavailable";
-import { kickWebhooks } from "../../durable-objects/stubs";
+import { kickWebhooks } from "../durable-object-stubs";
 import { chainsFrom } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
 import { logError, logWarn } from "../../lib/log";

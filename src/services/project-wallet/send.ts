@@ -1,4 +1,4 @@
-import { kickWebhooks, sequencerStub } from "../../durable-objects/stubs";
+import { kickWebhooks, sequencerStub } from "../durable-object-stubs";
 import { enqueueWebhookStatement, queuedForProjects, webhookPayload } from "../webhooks/events";
 import { AppError, forbidden, OutcomeUnknownError } from "../../lib/errors";
 import { logError } from "../../lib/log";

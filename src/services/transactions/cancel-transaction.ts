@@ -1,6 +1,6 @@
 // Cancelling a pending transaction: its watcher takes the nonce with a 0-value self-transfer
 // priced to replace it (decision 104). The chain decides which of the two is mined.
-import { watcherStub } from "../../durable-objects/stubs";
+import { watcherStub } from "../durable-object-stubs";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { getTransaction } from "./read-transactions";

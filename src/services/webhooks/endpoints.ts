@@ -1,6 +1,6 @@
 // POST/GET/DELETE /v1/webhooks, secret rotation, enabling, the delivery log and resends.
 import { and, desc, eq, exists, isNull, ne, sql } from "drizzle-orm";
-import { kickWebhooks } from "../../durable-objects/stubs";
+import { kickWebhooks } from "../durable-object-stubs";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { AppError, notFound, validationError } from "../../lib/errors";
 import type { ServiceContext } from "../context";

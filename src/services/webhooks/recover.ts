@@ -1,7 +1,7 @@
 // POST /v1/webhooks/{id}/recover: every failed delivery of an endpoint in a time range, queued
 // again at once (Svix's "recover"; decision 101). Each is resent as decision 80 resends one.
 import { and, inArray, sql } from "drizzle-orm";
-import { kickWebhooks } from "../../durable-objects/stubs";
+import { kickWebhooks } from "../durable-object-stubs";
 import { webhookDeliveries } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { endpointStillLive, queuedAgain, resendableEndpoint } from "./endpoints";

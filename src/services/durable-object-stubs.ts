@@ -1,7 +1,8 @@
-// How the rest of the service reaches the two Durable Objects.
-import type { TxWatcher } from "./tx-watcher";
-import type { WalletSequencer } from "./wallet-sequencer";
-import type { WebhookDispatcher } from "./webhook-dispatcher";
+// How the rest of the service, the Durable Objects included, reaches the three Durable Objects:
+// a Durable Object never imports another one, it asks for its stub here (docs/architecture.md).
+import type { TxWatcher } from "../durable-objects/tx-watcher";
+import type { WalletSequencer } from "../durable-objects/wallet-sequencer";
+import type { WebhookDispatcher } from "../durable-objects/webhook-dispatcher";
 
 /** One sequencer per wallet and chain: the only place that wallet's nonces are allocated. */
 export function sequencerStub(env: Env, chainId: number, walletAddress: string): DurableObjectStub<WalletSequencer> {
