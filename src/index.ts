@@ -1,3 +1,5 @@
+// Registers every transaction kind with the engine before anything can send or settle one.
+import "./services/transaction-kinds";
 import { createApp } from "./app";
 import { serviceContext } from "./services/context";
 import { runScheduledIndexer } from "./services/indexer/run";

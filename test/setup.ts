@@ -2,6 +2,8 @@ import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, expect } from "vitest";
 import { scanForSecrets, secretScanReport } from "./helpers/secret-scan";
+// Tests that drive the engine's pieces directly need the kinds the Worker entry registers.
+import "../src/services/transaction-kinds";
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 

@@ -76,8 +76,11 @@ function revertData(error: BaseError): Hex | undefined {
   return data;
 }
 
+/** The contract errors a simulation's revert is decoded with. */
+export type RevertAbi = Abi;
+
 /** A failed eth_estimateGas/eth_call: a revert (decoded with `abi` when possible) or an outage. */
-export function classifySimulationError(error: unknown, abi?: Abi): SimulationFailure {
+export function classifySimulationError(error: unknown, abi?: RevertAbi): SimulationFailure {
   if (!(error instanceof BaseError)) return { kind: "unavailable" };
   if (error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError)) return { kind: "unavailable" };
   if (error.walk((e) => e instanceof InsufficientFundsError)) return { kind: "insufficient_funds" };

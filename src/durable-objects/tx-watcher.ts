@@ -1,4 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+// The engine settles (and refuses) transactions by their kind: the kinds must be registered here.
+import "../services/transaction-kinds";
 import { serviceContext } from "../services/context";
 import { engineConfig } from "../services/engine/config";
 import type { WatchedTransaction } from "../services/engine/types";

@@ -1,4 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+// The engine settles (and refuses) transactions by their kind: the kinds must be registered here.
+import "../services/transaction-kinds";
 import { SequencerCore } from "../services/engine/sequencer";
 import type { SubjectRef } from "../services/engine/pending-subjects";
 import type { SubmitResult, TxIntent, WatchedTransaction } from "../services/engine/types";

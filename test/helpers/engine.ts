@@ -53,7 +53,6 @@ export function transferIntent(project: Pick<TestProject, "id" | "walletAddress"
     value: "1",
     metadata: null,
     payload: null,
-    revertAbi: "none",
   };
 }
 

@@ -7,7 +7,7 @@ import { AppError } from "../../src/lib/errors";
 import { serviceContext } from "../../src/services/context";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
 import { announcePending } from "../../src/services/project-wallet/send";
-import { transactionView } from "../../src/services/transactions/transaction-view";
+import { transactionView } from "../../src/services/engine/transaction-view";
 import { DELIVERY_WINDOW_MS, deliverDue, nextAttemptAt, retryDelayMs, ROWS_PER_ENDPOINT } from "../../src/services/webhooks/deliver";
 import { parseRetryAfter } from "../../src/services/webhooks/attempt";
 import { checkWebhookUrl } from "../../src/services/webhooks/webhook-url";

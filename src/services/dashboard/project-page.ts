@@ -8,7 +8,7 @@ import { listDrops } from "../drops/read-drops";
 import { createKey, getProjectRow, listKeys, revokeKey, type KeyView } from "../projects";
 import { projectWalletInfo } from "../project-wallet/wallet-info";
 import { listTransactions } from "../transactions/read-transactions";
-import type { TransactionView } from "../transactions/transaction-view";
+import type { TransactionView } from "../engine/transaction-view";
 
 export const DASHBOARD_LIST_LIMIT = 50;
 

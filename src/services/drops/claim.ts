@@ -12,10 +12,11 @@ import type { ClaimedAsset, Collection, TokenMetadata } from "../../schemas/reso
 import type { ServiceContext } from "../context";
 import { getProjectRow } from "../projects";
 import { assertOwnProject, sendFromProjectWallet } from "../project-wallet/send";
-import type { TransactionView } from "../transactions/transaction-view";
+import type { TransactionView } from "../engine/transaction-view";
 import { collectionView } from "../views";
 import { claimableDrop } from "./claimable-drop";
 import { assetFieldsFrom, defaultMetadataOf, metadataFor, type ClaimPayload } from "./minted-metadata";
+import { claimKind, mintKind } from "./transaction-kinds";
 
 interface DropDisplay {
   collection: Collection | null;
@@ -88,8 +89,7 @@ export async function mintFromDrop(
     data: encodeMintTo(input.recipientAddress, input.quantity),
     value: "0",
     metadata: null,
-    payload: JSON.stringify(payload),
-    revertAbi: "drop",
+    payload: (kind === "claim" ? claimKind : mintKind).payloadJson(payload),
     // Right after a deploy the drop has no code yet, so the mint cannot be simulated.
     ...(drop.status === "pending" ? { gasLimit: mintGasLimitWithoutEstimate(input.quantity).toString() } : {}),
     reservation: { contract: drop.contractAddress, quantity: input.quantity, totalSupply: drop.totalSupply, initialNextTokenId: drop.nextTokenId },

@@ -13,7 +13,7 @@ import type { ServiceContext } from "../context";
 import { metadataObjectKey, toOpenSeaMetadata } from "../metadata/token-metadata";
 import { getProjectRow } from "../projects";
 import { assertOwnProject, sendFromProjectWallet } from "../project-wallet/send";
-import type { TransactionView } from "../transactions/transaction-view";
+import type { TransactionView } from "../engine/transaction-view";
 import { dropView } from "../views";
 import { tokenMetadataRow } from "./minted-metadata";
 import { storeAllowlistTree } from "./allowlist";
@@ -214,7 +214,6 @@ export async function deployDrop(
       value: "0",
       metadata: null,
       payload: null,
-      revertAbi: "factory",
     }));
   } catch (error) {
     // The deploy may be on its way: its drop must be there for the watcher to mark.

@@ -1,5 +1,6 @@
 // Metadata of freshly minted tokens: the claim's overrides (or the mint's one metadata object)
 // for the ids the receipt reports, falling back to the drop's default.
+import { z } from "zod";
 import { tokenMetadata } from "../../db/schema";
 import { IsolateCache } from "../../lib/isolate-cache";
 import type { TokenMetadata } from "../../schemas/resources";
@@ -7,19 +8,27 @@ import type { AssetFields } from "../chain-events/apply";
 import type { ServiceContext } from "../context";
 import { metadataObjectKey, toOpenSeaMetadata } from "../metadata/token-metadata";
 
-/** Stored on the transaction row at request time; read back when the receipt arrives. */
-export interface ClaimPayload {
-  dropId: string;
-  chainId: number;
+// Metadata the request's schema (TokenMetadataSchema) validated before it was stored: read back,
+// it is only checked to be such an object, not validated a second time.
+const StoredTokenMetadata = z.custom<TokenMetadata>(
+  (value) => typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string",
+  "not stored token metadata",
+);
+
+/** A claim's or mint's payload: stored on the transaction row at request time, read back when the receipt arrives. */
+export const ClaimPayloadSchema = z.object({
+  dropId: z.string(),
+  chainId: z.number(),
   /** Lower-case drop address. */
-  contract: string;
-  metadataStorageType: "s3" | "metadata-api" | "self-hosted";
-  baseUri: string;
+  contract: z.string(),
+  metadataStorageType: z.enum(["s3", "metadata-api", "self-hosted"]),
+  baseUri: z.string(),
   /** Entry i applies to the i-th minted token (claim's overrideMetadata). */
-  overrides: TokenMetadata[] | null;
+  overrides: z.array(StoredTokenMetadata).nullable(),
   /** Applies to every minted token (deprecated mint's metadata). */
-  forEveryToken: TokenMetadata | null;
-}
+  forEveryToken: StoredTokenMetadata.nullable(),
+});
+export type ClaimPayload = z.infer<typeof ClaimPayloadSchema>;
 
 export const metadataFor = (payload: ClaimPayload, index: number): TokenMetadata | null =>
   payload.overrides?.[index] ?? payload.forEveryToken ?? null;

@@ -1,24 +1,21 @@
-// A buy of one order, or an approval of one token, must not go out twice while the first is
-// unmined: the second fill could only revert, the second approval only burn gas. The hold is
-// taken in the sequencer's uninterrupted section, so it also sees a request that is still on its
-// way, which a D1 lookup of pending rows could not (decisions 24 and 25).
+// A second transaction of the same subject must not go out while the first is unmined when its
+// kind says so (engine/kinds.ts, `holdsSubject`): a second fill of one order could only revert, a
+// second approval of one token only burn gas. The hold is taken in the sequencer's uninterrupted
+// section, so it also sees a request that is still on its way, which a D1 lookup of pending rows
+// could not (decisions 24 and 25).
 // Storage (WalletSequencer): `pending:<kind>:<subject>` = PendingSubject, deleted when the
-// watcher settles that transaction or the broadcast is definitely rejected. A confirmed
-// approval is kept a minute longer: a request that read the allowance before it was mined
-// would otherwise approve again. Each release also deletes the holds nothing reads any more
-// (confirmed approvals past their minute, pending holds past their staleness), which used to
-// stay in storage and memory for good (decision 95).
+// watcher settles that transaction or the broadcast is definitely rejected. A confirmed one is
+// kept as long as its kind's `keptAfterConfirmedMs` (an approval: a minute). Each release also
+// deletes the holds nothing reads any more (confirmed ones past that time, pending holds past
+// their staleness), so none stays in storage or memory for good (decision 95).
+import { heldAfterConfirmedMs, holdsSubject, type TxKind } from "./kinds";
 import { StoredMap } from "./stored-map";
-import type { TxKind } from "./types";
 
-const HELD_KINDS: ReadonlySet<TxKind> = new Set(["buy", "approve"]);
 const PREFIX = "pending:";
-/** Far longer than a buy request takes from its allowance read to the sequencer. */
-const CONFIRMED_APPROVAL_MEMORY_MS = 60_000;
 
 interface PendingSubject {
   transactionId: string;
-  /** When the hold was taken, or when its approval was confirmed. */
+  /** When the hold was taken, or when its transaction was confirmed. */
   at: number;
   confirmed?: boolean;
 }
@@ -29,9 +26,7 @@ export interface SubjectRef {
 }
 
 const keyOf = (subject: SubjectRef) => `${subject.kind}:${subject.subjectId!.toLowerCase()}`;
-
-/** Whether a transaction of this kind and subject holds it until it settles. */
-export const holdsSubject = (subject: SubjectRef) => HELD_KINDS.has(subject.kind) && subject.subjectId !== null;
+const kindOfKey = (key: string) => key.slice(0, key.indexOf(":")) as TxKind;
 
 /** The wallet's holds, in memory and written through (stored-map.ts says why). */
 export class PendingSubjects {
@@ -55,11 +50,11 @@ export class PendingSubjects {
     if (!holdsSubject(subject)) return null;
     const held = this.held.get(keyOf(subject));
     if (!held) return null;
-    return this.expired(held) ? null : held.transactionId;
+    return this.expired(held, subject.kind) ? null : held.transactionId;
   }
 
-  private expired(held: PendingSubject): boolean {
-    return Date.now() - held.at >= (held.confirmed ? CONFIRMED_APPROVAL_MEMORY_MS : this.staleAfterMs);
+  private expired(held: PendingSubject, kind: TxKind): boolean {
+    return Date.now() - held.at >= (held.confirmed ? heldAfterConfirmedMs(kind) : this.staleAfterMs);
   }
 
   /** Synchronous on purpose: called right after `holder`, before anything can interleave. */
@@ -67,15 +62,15 @@ export class PendingSubjects {
     if (holdsSubject(subject)) this.held.set(keyOf(subject), { transactionId, at: Date.now() });
   }
 
-  /** Frees the subject if this transaction still holds it (a confirmed approval a minute later). */
+  /** Frees the subject if this transaction still holds it (a confirmed one once its kind's time is up). */
   async release(subject: SubjectRef, transactionId: string, confirmed: boolean): Promise<void> {
     if (!holdsSubject(subject)) return;
     await this.held.load();
     const key = keyOf(subject);
     if (this.held.get(key)?.transactionId === transactionId) {
-      if (confirmed && subject.kind === "approve") this.held.set(key, { transactionId, at: Date.now(), confirmed });
+      if (confirmed && heldAfterConfirmedMs(subject.kind) > 0) this.held.set(key, { transactionId, at: Date.now(), confirmed });
       else await this.held.delete(key);
     }
-    await this.held.deleteWhere((held) => this.expired(held));
+    await this.held.deleteWhere((held, key) => this.expired(held, kindOfKey(key)));
   }
 }

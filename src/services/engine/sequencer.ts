@@ -8,8 +8,9 @@ import { projectAccount, type ProjectAccount } from "../../chain/wallet";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { logError } from "../../lib/log";
 import { serviceContext } from "../context";
-import { transactionView } from "../transactions/transaction-view";
+import { transactionView } from "./transaction-view";
 import { bumpedFees, engineConfig } from "./config";
+import { revertAbiOf } from "./kinds";
 import { PendingSubjects, type SubjectRef } from "./pending-subjects";
 import { WalletNonces, type NonceHolder } from "./wallet-nonces";
 import { UNANNOUNCED_GRACE_MS } from "./watcher";
@@ -95,7 +96,7 @@ export class SequencerCore {
     try {
       gas = await this.gasFor(chain.rpcUrl, intent);
     } catch (error) {
-      return simulationFailure(error, intent.revertAbi);
+      return simulationFailure(error, revertAbiOf(intent.kind, intent));
     }
     let fees: FeeQuote;
     try {

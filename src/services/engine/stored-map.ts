@@ -44,8 +44,8 @@ export class StoredMap<V> {
   }
 
   /** Deletes every entry `expired` picks; synchronous in memory, then in storage. */
-  async deleteWhere(expired: (value: V) => boolean): Promise<void> {
-    const keys = [...this.loaded()].filter(([, value]) => expired(value)).map(([key]) => key);
+  async deleteWhere(expired: (value: V, key: string) => boolean): Promise<void> {
+    const keys = [...this.loaded()].filter(([key, value]) => expired(value, key)).map(([key]) => key);
     for (const key of keys) this.loaded().delete(key);
     await deleteKeys(this.storage, keys.map((key) => this.prefix + key));
   }

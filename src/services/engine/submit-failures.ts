@@ -1,14 +1,7 @@
 // How the WalletSequencer answers a submit it will not (or cannot) send: the caller's error codes.
-import { dropErc721Abi } from "../../chain/artifacts/drop-erc721";
-import { dropFactoryAbi } from "../../chain/artifacts/drop-factory";
-import { seaportAbi } from "../../chain/artifacts/seaport";
-import { erc20Abi } from "../../chain/erc20";
-import { classifySimulationError } from "../../chain/rpc-errors";
+import { classifySimulationError, type RevertAbi } from "../../chain/rpc-errors";
 import { reservedCount, type ReservationBook } from "./token-reservations";
-import type { MintReservation, RevertAbi, SubmitFailure } from "./types";
-
-// createDrop runs the drop's initializer, so its reverts can carry the drop's errors too.
-const REVERT_ABIS = { drop: dropErc721Abi, factory: [...dropFactoryAbi, ...dropErc721Abi], erc20: erc20Abi, seaport: seaportAbi, none: undefined };
+import type { MintReservation, SubmitFailure } from "./types";
 
 export const failure = (code: SubmitFailure["error"]["code"], message: string, details?: SubmitFailure["error"]["details"]): SubmitFailure => ({
   ok: false,
@@ -24,8 +17,8 @@ export function shortfall(book: ReservationBook, request: MintReservation): Subm
 }
 
 /** What a failed gas estimate means for the caller: its decoded revert, or why there was none. */
-export function simulationFailure(error: unknown, revertAbi: RevertAbi): SubmitFailure {
-  const failed = classifySimulationError(error, REVERT_ABIS[revertAbi]);
+export function simulationFailure(error: unknown, revertAbi: RevertAbi | undefined): SubmitFailure {
+  const failed = classifySimulationError(error, revertAbi);
   if (failed.kind === "insufficient_funds") return failure("insufficient_funds", "the project wallet cannot pay for this transaction");
   if (failed.kind === "unavailable") return failure("chain_unavailable", "the chain RPC did not answer the gas estimate");
   // The drop's own supply error is the API's sold_out, whatever our reservation count says.

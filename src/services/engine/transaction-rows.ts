@@ -1,8 +1,8 @@
 // The D1 mirror of engine state: one `transactions` row per intent, written before broadcast.
 import { and, eq } from "drizzle-orm";
-import { pendingEventSubscribers } from "../webhooks/subscribers";
 import type { Db } from "../../db/client";
 import { transactions } from "../../db/schema";
+import { transactionAnnouncer } from "./announcer";
 import type { TxIntent } from "./types";
 
 /**
@@ -16,8 +16,8 @@ export async function insertPendingRow(
   intent: TxIntent,
   sent: { nonce: number; hash: string; fromAddress: string; createdAt: Date },
 ) {
-  const [rows, subscribers] = await db.batch([pendingRowInsert(db, intent, sent), pendingEventSubscribers(db, intent.projectId)]);
-  return { row: rows[0], announcePending: subscribers.length > 0 };
+  const [rows, listeners] = await db.batch([pendingRowInsert(db, intent, sent), transactionAnnouncer().pendingListeners(db, intent.projectId)]);
+  return { row: rows[0], announcePending: (listeners as unknown[]).length > 0 };
 }
 
 function pendingRowInsert(db: Db, intent: TxIntent, sent: { nonce: number; hash: string; fromAddress: string; createdAt: Date }) {

@@ -1,10 +1,8 @@
 import type { ErrorCode, ErrorDetail } from "../../lib/errors";
-import type { TransactionView } from "../transactions/transaction-view";
+import type { TxKind } from "./kinds";
+import type { TransactionView } from "./transaction-view";
 
-export type TxKind = "deploy" | "claim" | "mint" | "transfer" | "buy" | "approve" | "nonce_fill";
-
-/** Which ABI decodes a revert of this transaction's simulation. */
-export type RevertAbi = "drop" | "factory" | "erc20" | "seaport" | "none";
+export type { TxKind } from "./kinds";
 
 /** Token ids a mint will use, handed out in nonce order so predictions match the chain. */
 export interface MintReservation {
@@ -31,8 +29,8 @@ export interface TxIntent {
   /** Decimal string (wei). */
   value: string;
   metadata: string | null;
+  /** The kind's payload (`payloadJson` of its definition, engine/kinds.ts), read back when it settles. */
   payload: string | null;
-  revertAbi: RevertAbi;
   /** Skip estimation (the target contract is not deployed yet, or an approval it needs is not mined yet); decimal string. */
   gasLimit?: string;
   reservation?: MintReservation;

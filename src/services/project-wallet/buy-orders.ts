@@ -12,7 +12,7 @@ import { logError } from "../../lib/log";
 import type { ServiceContext } from "../context";
 import { recordSeaportEnd, recordValidationLost } from "../orders/seaport-end";
 import { getProjectRow } from "../projects";
-import type { TransactionView } from "../transactions/transaction-view";
+import type { TransactionView } from "../engine/transaction-view";
 import { Erc20Payments, UNLIMITED_ALLOWANCE } from "./erc20-payments";
 import { sendFromProjectWallet, SubjectStillPending } from "./send";
 
@@ -87,7 +87,7 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
         const payment = await payments.commit(token, amount);
         committed = { token, amount };
         if (payment.needsApproval) {
-          const approving = send({ kind: "approve", subjectId: token.toLowerCase(), to: token, data: encodeErc20Approve(chain.seaportAddress, UNLIMITED_ALLOWANCE), value: "0", revertAbi: "erc20" });
+          const approving = send({ kind: "approve", subjectId: token.toLowerCase(), to: token, data: encodeErc20Approve(chain.seaportAddress, UNLIMITED_ALLOWANCE), value: "0" });
           // A simultaneous request's approval got there first: the fill trusts that one (decision 25).
           const approval = await unlessStillPending(approving, () => null);
           payments.approvalSent(token);
@@ -104,7 +104,6 @@ export async function buyOrders(ctx: ServiceContext, projectId: string, input: {
         to: chain.seaportAddress,
         data: fulfilment.data,
         value: fulfilment.value.toString(),
-        revertAbi: "seaport",
         ...(gasLimit ? { gasLimit: gasLimit.toString() } : {}),
       });
       const fill = await unlessStillPending(filling, (transactionId) => {

@@ -4,7 +4,7 @@ import { AppError, forbidden, OutcomeUnknownError } from "../../lib/errors";
 import { logError } from "../../lib/log";
 import type { projects } from "../../db/schema";
 import type { ServiceContext } from "../context";
-import type { TransactionView } from "../transactions/transaction-view";
+import type { TransactionView } from "../engine/transaction-view";
 import type { SubmitResult, TxIntent } from "../engine/types";
 
 type ProjectRow = typeof projects.$inferSelect;

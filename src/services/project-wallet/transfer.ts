@@ -6,7 +6,7 @@ import { getChain } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { getProjectRow } from "../projects";
-import type { TransactionView } from "../transactions/transaction-view";
+import type { TransactionView } from "../engine/transaction-view";
 import { sendFromProjectWallet } from "./send";
 
 export interface TransferInput {
@@ -50,7 +50,6 @@ export async function transferFromProjectWallet(ctx: ServiceContext, projectId: 
     value: input.type === "native" ? amount.toString() : "0",
     metadata: null,
     payload: null,
-    revertAbi: input.type === "native" ? "none" : "erc20",
   });
   return transaction;
 }

@@ -4,7 +4,7 @@ import { watcherStub } from "../durable-object-stubs";
 import { AppError } from "../../lib/errors";
 import type { ServiceContext } from "../context";
 import { getTransaction } from "./read-transactions";
-import type { TransactionView } from "./transaction-view";
+import type { TransactionView } from "../engine/transaction-view";
 
 const notPending = (transaction: TransactionView) =>
   new AppError("conflict", `transaction ${transaction.id} is already ${transaction.status}; only a pending transaction can be cancelled`, [

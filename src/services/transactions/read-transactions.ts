@@ -2,7 +2,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { transactions } from "../../db/schema";
 import { notFound } from "../../lib/errors";
 import type { ServiceContext } from "../context";
-import { transactionView, type TransactionView } from "./transaction-view";
+import { transactionView, type TransactionView } from "../engine/transaction-view";
 
 export type TransactionStatus = (typeof transactions.$inferSelect)["status"];
 
