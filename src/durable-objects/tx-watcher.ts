@@ -4,7 +4,9 @@ import "../services/transaction-kinds";
 import { serviceContext } from "../services/context";
 import { engineConfig } from "../services/engine/config";
 import type { WatchedTransaction } from "../services/engine/types";
-import { attemptOf, pollDelay, pollOnce, SupersededRecord, type RecordStore } from "../services/engine/watcher";
+import { storedRecord } from "../services/engine/watched-record";
+import { attemptOf, pollOnce, SupersededRecord, type RecordStore } from "../services/engine/watcher";
+import { nextPollIn, pollDelay } from "../services/engine/watcher-steps";
 import { logWarn } from "../lib/log";
 import { sequencerStub } from "../services/durable-object-stubs";
 
@@ -18,9 +20,9 @@ const UNTRACKED_CANCEL_KEPT_MS = 10 * 60 * 1000;
 export type CancelOutcome = "taken" | "settled";
 
 /**
- * Follows one transaction until it settles (logic in services/engine/watcher.ts). Storage:
- * `tx` = the WatchedTransaction (signed bytes of the latest hash, every hash it has had,
- * bump/fill state); `cancel` = when the project asked to cancel it, kept apart from `tx` so a
+ * Follows one transaction until it settles (logic in services/engine/watcher.ts and
+ * watcher-steps.ts). Storage: `tx` = the WatchedTransaction (its state, signed bytes of the
+ * latest hash, every hash it has had); `cancel` = when the project asked to cancel it, kept apart from `tx` so a
  * poll under way cannot write it away. The alarm survives restarts; each run reloads state and
  * polls only while the transaction is pending; a day after it settled, the alarm empties the object.
  */
@@ -42,7 +44,8 @@ export class TxWatcher extends DurableObject<Env> {
   }
 
   async record(): Promise<WatchedTransaction | null> {
-    return (await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY)) ?? null;
+    const stored = await this.ctx.storage.get<Parameters<typeof storedRecord>[0]>(RECORD_KEY);
+    return stored ? storedRecord(stored) : null;
   }
 
   /**
@@ -53,29 +56,29 @@ export class TxWatcher extends DurableObject<Env> {
    */
   async requestCancel(): Promise<CancelOutcome> {
     const keys = await this.ctx.storage.get([RECORD_KEY, CANCEL_KEY]);
-    const stored = keys.get(RECORD_KEY) as WatchedTransaction | undefined;
+    const stored = recordIn(keys);
     // Only the first request moves the alarm: a client repeating it must not make the watcher poll without pause.
     if (!keys.has(CANCEL_KEY)) {
       void this.ctx.storage.put(CANCEL_KEY, Date.now());
-      if (stored && !stored.settled) {
+      if (stored && stored.state !== "settled") {
         this.cancelTakenAt = Date.now();
         await this.ctx.storage.setAlarm(Date.now());
       } else if (!stored) {
         await this.ctx.storage.setAlarm(Date.now() + UNTRACKED_CANCEL_KEPT_MS);
       }
     }
-    return stored?.settled ? "settled" : "taken";
+    return stored?.state === "settled" ? "settled" : "taken";
   }
 
   override async alarm(): Promise<void> {
     const startedAt = Date.now();
     // One read for both keys: every poll of every transaction makes it.
     const keys = await this.ctx.storage.get([RECORD_KEY, CANCEL_KEY]);
-    const stored = keys.get(RECORD_KEY) as WatchedTransaction | undefined;
+    const stored = recordIn(keys);
     // Nothing to watch: at most a cancellation whose record never came.
     if (!stored) return this.ctx.storage.deleteAll();
     // D1 holds the outcome; the record is kept a day for inspection, then the object is emptied.
-    if (stored.settled) return this.ctx.storage.deleteAll();
+    if (stored.state === "settled") return this.ctx.storage.deleteAll();
     const sequencer = sequencerStub(this.env, stored.chainId, stored.walletAddress);
     const attempt = attemptOf(stored);
     const store: RecordStore = {
@@ -95,9 +98,8 @@ export class TxWatcher extends DurableObject<Env> {
       const current = await this.current(attempt);
       if (!current) return;
       await this.ctx.storage.put(RECORD_KEY, { ...current, polls: current.polls + 1 });
-      const config = engineConfig(this.env);
       // A cancellation still to be acted on is looked at again as soon as a young transaction would be.
-      const delayMs = keys.has(CANCEL_KEY) && !current.filling ? config.pollMs : pollDelay(config, current.polls + 1);
+      const delayMs = nextPollIn(engineConfig(this.env), { ...current, polls: current.polls + 1 }, keys.has(CANCEL_KEY));
       await this.ctx.storage.setAlarm(Date.now() + this.pollAgainIn(delayMs, startedAt));
     }
   }
@@ -119,7 +121,13 @@ export class TxWatcher extends DurableObject<Env> {
 
   /** The stored record while it is still `attempt`, else null. */
   private async current(attempt: string): Promise<WatchedTransaction | null> {
-    const stored = await this.ctx.storage.get<WatchedTransaction>(RECORD_KEY);
+    const stored = await this.record();
     return stored && attemptOf(stored) === attempt ? stored : null;
   }
+}
+
+/** The record among keys read together (in the current shape). */
+function recordIn(keys: Map<string, unknown>): WatchedTransaction | undefined {
+  const stored = keys.get(RECORD_KEY) as Parameters<typeof storedRecord>[0] | undefined;
+  return stored && storedRecord(stored);
 }

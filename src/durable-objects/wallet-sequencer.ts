@@ -3,7 +3,7 @@ import { DurableObject } from "cloudflare:workers";
 import "../services/transaction-kinds";
 import { SequencerCore } from "../services/engine/sequencer";
 import type { SubjectRef } from "../services/engine/pending-subjects";
-import type { SubmitResult, TxIntent, WatchedTransaction } from "../services/engine/types";
+import type { SubmitResult, TxIntent, UnminedTransaction } from "../services/engine/types";
 import { logError } from "../lib/log";
 import { watcherStub } from "../services/durable-object-stubs";
 
@@ -47,11 +47,11 @@ export class WalletSequencer extends DurableObject<Env> {
     return this.core.mayRebroadcast(transactionId);
   }
 
-  bump(record: WatchedTransaction): Promise<WatchedTransaction> {
+  bump(record: UnminedTransaction): Promise<UnminedTransaction> {
     return this.core.bump(record);
   }
 
-  fill(record: WatchedTransaction): Promise<WatchedTransaction> {
+  fill(record: UnminedTransaction): Promise<UnminedTransaction> {
     return this.core.fill(record);
   }
 

@@ -9,7 +9,8 @@ import { serviceContext } from "../../src/services/context";
 import { finalizeTransaction } from "../../src/services/engine/finalize";
 import { insertPendingRow, updatePendingHash } from "../../src/services/engine/transaction-rows";
 import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
-import { attemptOf, NONCE_TAKEN_CONFIRM_MS, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
+import { attemptOf, pollOnce, SupersededRecord, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
+import { NONCE_TAKEN_CONFIRM_MS } from "../../src/services/engine/watcher-steps";
 import { chainClient, fund, waitForTransaction } from "../helpers/chain";
 import { fundedProject, spendOutsideTheService, transferIntent, until, watchedRecord } from "../helpers/engine";
 import { recordFetches } from "../helpers/fetch-spy";
@@ -130,11 +131,11 @@ describe("a transaction re-signed at a new nonce", () => {
     // One sighting could be a node a block behind another: keep polling.
     const first = await pollOnce(ctx, ours, untouched, store);
     expect(first.nextPollInMs).not.toBeNull();
-    expect(first.record.settled).toBe(false);
+    expect(first.record.state).not.toBe("settled");
     expect(first.record.nonceTakenSince).toBeTypeOf("number");
 
     const later = await pollOnce(ctx, { ...first.record, nonceTakenSince: Date.now() - NONCE_TAKEN_CONFIRM_MS }, untouched, store);
-    expect([later.nextPollInMs, later.record.settled]).toEqual([null, true]);
+    expect([later.nextPollInMs, later.record.state]).toEqual([null, "settled"]);
 
     // A buy re-signed meanwhile keeps its id, and its hold: the old attempt must not free it.
     const released: string[] = [];
@@ -157,7 +158,7 @@ describe("a transaction re-signed at a new nonce", () => {
     const watcher = watcherStub(env, sent.body.id);
     const alarmAt = await runInDurableObject(watcher, (_instance, state) => state.storage.getAlarm());
     expect(alarmAt! - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
-    expect((await runInDurableObject(watcher, (instance) => instance.record()))?.settled).toBe(true);
+    expect((await runInDurableObject(watcher, (instance) => instance.record()))?.state).toBe("settled");
 
     expect(await runDurableObjectAlarm(watcher)).toBe(true);
     expect(await runInDurableObject(watcher, (instance) => instance.record())).toBeNull();

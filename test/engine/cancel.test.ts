@@ -8,7 +8,7 @@ import { parseTransaction, type Address, type Hex } from "viem";
 import { watcherStub } from "../../src/services/durable-object-stubs";
 import { serviceContext } from "../../src/services/context";
 import { insertPendingRow } from "../../src/services/engine/transaction-rows";
-import type { TxIntent, WatchedTransaction } from "../../src/services/engine/types";
+import type { TxIntent, UnminedTransaction, WatchedTransaction } from "../../src/services/engine/types";
 import { pollOnce, type RecordStore, type SequencerPort } from "../../src/services/engine/watcher";
 import { chainClient, dropReadAbi, ownerOf, rpc, waitForTransaction } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop } from "../helpers/drops";
@@ -103,7 +103,7 @@ describe("cancelling a pending transaction", () => {
     expect((await waitForTransaction(id, project.apiKey)).status).toBe("confirmed");
     const mined = expectEnvelope(await cancel(id), 409, "conflict");
     expect(mined.message).toContain("already confirmed");
-    expect((await watcherStub(env, id).record())!.filling).toBe(false);
+    expect((await watcherStub(env, id).record())!.state).not.toBe("filling");
 
     expectEnvelope(await cancel(crypto.randomUUID()), 404, "not_found");
     expect(expectEnvelope(await cancel("not-a-uuid"), 400, "validation_error").details?.[0]?.path).toBe("path.id");
@@ -116,9 +116,9 @@ describe("a cancellation the watcher has taken", () => {
   // Old enough that its regular polls would be a second apart (ENGINE_MAX_POLL_MS).
   const recordOf = (intent: TxIntent, nonce: number, hash: string) => watchedRecord(intent, nonce, { hash, raw: "0x02aa", polls: 20 });
   /** `record` once the sequencer's filler (bytes 0x02bb) has gone out for its nonce. */
-  const withFiller = (record: WatchedTransaction): WatchedTransaction => ({
+  const withFiller = (record: WatchedTransaction): UnminedTransaction => ({
     ...record,
-    filling: true,
+    state: "filling",
     raw: "0x02bb",
     hashes: [...record.hashes, { hash: fillerHash, purpose: "fill", ...fees }],
   });
@@ -158,7 +158,7 @@ describe("a cancellation the watcher has taken", () => {
 
     const sent = await pollOnce(ctx, record, sequencerPort(true, filled), cancelled);
     expect(filled.map((asked) => asked.cancelled)).toEqual([true]);
-    expect(sent.record.filling).toBe(true);
+    expect(sent.record.state).toBe("filling");
     expect(broadcastBytes(broadcasts)).toEqual(["0x02bb"]);
   });
 
@@ -197,11 +197,11 @@ describe("a cancellation the watcher has taken", () => {
     const first = await pollOnce(ctx, recordOf(intent, nextNonce, txHash), sequencerPort(true, filled), cancelled);
     vi.restoreAllMocks();
     expect(broadcastBytes(broadcasts)).toEqual(["0x02bb"]);
-    expect(first.record.filling).toBe(true);
+    expect(first.record.state).toBe("filling");
 
     await until(() => rpc<{ blockNumber: string | null } | null>("eth_getTransactionByHash", [txHash]), (found) => Boolean(found?.blockNumber));
     const second = await pollOnce(ctx, first.record, sequencerPort(true, filled), cancelled);
-    expect([second.record.settled, second.nextPollInMs]).toEqual([true, null]);
+    expect([second.record.state, second.nextPollInMs]).toEqual(["settled", null]);
     const row = await env.DB.prepare("select status, error_message, transaction_hash from transactions where id = ?").bind(intent.transactionId).first();
     expect(row).toEqual({ status: "confirmed", error_message: null, transaction_hash: txHash });
   });
@@ -249,7 +249,7 @@ describe("the watcher's cancellation request", () => {
   it("answers settled for a record that is final", async () => {
     const id = crypto.randomUUID();
     await runInDurableObject(watcherStub(env, id), async (instance, state) => {
-      await instance.track({ ...record(id), settled: true });
+      await instance.track({ ...record(id), state: "settled" });
       await state.storage.deleteAlarm();
       expect(await instance.requestCancel()).toBe("settled");
       expect(await state.storage.getAlarm()).toBeNull();

@@ -220,15 +220,14 @@ describe("the sequencer's gap check", () => {
       pendingSinceBlock: null,
       polls: 40,
       bumps: 10,
-      filling: false,
-      settled: false,
+      state: "sent" as const,
     };
     const [filler, bumped] = await withSequencerStorage(project, async (storage) => {
       const core = newCore(storage);
       const filled = await core.fill(exhausted);
       return [filled, await core.bump(filled)];
     });
-    expect([filler.filling, filler.bumps, filler.hashes.at(-1)?.purpose]).toEqual([true, 0, "fill"]);
+    expect([filler.state, filler.bumps, filler.hashes.at(-1)?.purpose]).toEqual(["filling", 0, "fill"]);
     expect([bumped.bumps, bumped.hashes.at(-1)?.purpose, bumped.hashes.length]).toEqual([1, "fill", 3]);
   });
 

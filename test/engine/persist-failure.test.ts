@@ -8,7 +8,7 @@ import type { Address } from "viem";
 import { watcherStub, sequencerStub } from "../../src/services/durable-object-stubs";
 import type { WatcherPort } from "../../src/services/engine/sequencer";
 import type { WatchedTransaction } from "../../src/services/engine/types";
-import { UNANNOUNCED_GRACE_MS } from "../../src/services/engine/watcher";
+import { UNANNOUNCED_GRACE_MS } from "../../src/services/engine/watcher-steps";
 import { chainClient, rpc, waitForTransaction } from "../helpers/chain";
 import { confirmedNonce, fundedProject, newCore, sleep, storedRow, transferIntent, until, withSequencerStorage } from "../helpers/engine";
 
@@ -79,11 +79,11 @@ describe("a watcher the sequencer could not reach to withdraw its transaction", 
     const agedAt = Date.now() - UNANNOUNCED_GRACE_MS - 1_000;
     const storedAged = async () => {
       const record = await stored();
-      if (!record.filling && record.createdAt !== agedAt) await runInDurableObject(watcher, (instance) => instance.track({ ...record, createdAt: agedAt }));
+      if (record.state !== "filling" && record.createdAt !== agedAt) await runInDurableObject(watcher, (instance) => instance.track({ ...record, createdAt: agedAt }));
       return record;
     };
-    const settled = await until(storedAged, (record) => record.settled, 45_000);
-    expect(settled.settled).toBe(true);
+    const settled = await until(storedAged, (record) => record.state === "settled", 45_000);
+    expect(settled.state).toBe("settled");
     const filler = settled.hashes.at(-1)!;
     expect(filler.purpose).toBe("fill");
     const fillerOnChain = await chainClient().getTransaction({ hash: filler.hash as `0x${string}` });

@@ -73,8 +73,8 @@ const holdWatchedRecord = async (id: string, holds: (record: WatchedTransaction)
 const ageWatchedRecord = (id: string) =>
   holdWatchedRecord(
     id,
-    (record) => record.filling === true || Date.now() - record.createdAt > 3_000_000,
-    (record) => (record.filling ? record : { ...record, createdAt: record.createdAt - 3_600_000 }),
+    (record) => record.state === "filling" || Date.now() - record.createdAt > 3_000_000,
+    (record) => (record.state === "filling" ? record : { ...record, createdAt: record.createdAt - 3_600_000 }),
   );
 /** ENGINE_MAX_BUMPS: a record with this many re-prices gets no more. */
 const maxBumps = Number(env.ENGINE_MAX_BUMPS);
@@ -393,8 +393,8 @@ describe("the node losing or stalling transactions", () => {
     await pauseMining();
     const { tx } = await claimOne();
     await ageWatchedRecord(tx.id);
-    const filled = await until(() => watchedRecord(tx.id), (record) => record.filling === true);
-    expect(filled.filling, "the watcher filled the overdue transaction's nonce").toBe(true);
+    const filled = await until(() => watchedRecord(tx.id), (record) => record.state === "filling");
+    expect(filled.state, "the watcher filled the overdue transaction's nonce").toBe("filling");
     // As if the filler had been re-priced ENGINE_MAX_BUMPS times already.
     await holdWatchedRecord(tx.id, (record) => record.bumps === maxBumps, (record) => ({ ...record, bumps: maxBumps }));
     const firstFiller = filled.hashes.at(-1)!;

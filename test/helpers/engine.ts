@@ -112,8 +112,7 @@ export function watchedRecord(intent: TxIntent, nonce: number, { hash, ...overri
     pendingSinceBlock: null,
     polls: 0,
     bumps: 0,
-    filling: false,
-    settled: false,
+    state: "sent",
     ...overrides,
   };
 }

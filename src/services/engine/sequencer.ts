@@ -13,14 +13,14 @@ import { bumpedFees, engineConfig } from "./config";
 import { revertAbiOf } from "./kinds";
 import { PendingSubjects, type SubjectRef } from "./pending-subjects";
 import { WalletNonces, type NonceHolder } from "./wallet-nonces";
-import { UNANNOUNCED_GRACE_MS } from "./watcher";
 import { BroadcastDecisions } from "./broadcast-decisions";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
 import { ReservationBooks } from "./reservation-books";
 import { failure, shortfall, simulationFailure } from "./submit-failures";
 import { newWatchedRecord } from "./watched-record";
 import { anchorAt, release, reserve, type ReservationBook } from "./token-reservations";
-import type { MintReservation, SubmitFailure, SubmitResult, TxIntent, WatchedTransaction } from "./types";
+import { nextSendStep, type NonceFate, type SendObservation } from "./sequencer-steps";
+import type { MintReservation, SubmitFailure, SubmitResult, TxIntent, UnminedTransaction, WatchedTransaction } from "./types";
 
 export interface WatcherPort {
   track(record: WatchedTransaction): Promise<void>;
@@ -29,9 +29,6 @@ export interface WatcherPort {
 }
 
 const FEE_QUOTE_TTL_MS = 1_000;
-/** Half the watcher's grace for a missing row, so the two never both act on one nonce. */
-const SLOW_PERSIST_MS = UNANNOUNCED_GRACE_MS / 2;
-const MAX_NONCE_RESYNCS = 3;
 
 const holderOf = (intent: TxIntent): NonceHolder => ({
   transactionId: intent.transactionId,
@@ -39,9 +36,6 @@ const holderOf = (intent: TxIntent): NonceHolder => ({
   subjectId: intent.subjectId,
   contract: intent.reservation?.contract ?? null,
 });
-
-/** What happens to a withdrawn transaction's nonce: reused, or (taken by a mined transaction) moved past. */
-type NonceFate = "unused" | "spent";
 
 export class SequencerCore {
   private readonly nonces: WalletNonces;
@@ -134,88 +128,75 @@ export class SequencerCore {
     }
   }
 
-  /** Signs, stores and broadcasts the intent at `nonce`, re-signing at a new nonce after "nonce too low". */
+  /**
+   * Signs, stores and broadcasts the intent at `nonce`, re-signing at a new nonce after "nonce too
+   * low": carries out the steps nextSendStep (sequencer-steps.ts) decides.
+   */
   private async sendAttempts(
     { intent, chain, account, gas, fees, createdAt }: { intent: TxIntent; chain: ChainConfig; account: ProjectAccount; gas: bigint; fees: FeeQuote; createdAt: Date },
     nonce: number,
     firstTokenId: number | undefined,
   ): Promise<SubmitResult> {
-    for (let attempt = 0; ; attempt++) {
-      const signed = await this.sign(account, intent, nonce, gas, fees);
-      if (!signed) {
-        const refusal = failure("internal_error", `transaction ${intent.transactionId} could not be signed, so it was not sent`);
-        // Nothing of a first attempt was stored; a re-sign's earlier record must be taken back too.
-        if (attempt === 0) {
+    const tx = { transactionId: intent.transactionId, chainId: intent.chainId, walletAddress: account.address };
+    let seen: SendObservation = { resigns: 0 };
+    let signed: SignedTransaction | null = null;
+    let accepted: SubmitResult | undefined;
+    for (;;) {
+      const step = nextSendStep(tx, seen);
+      switch (step.type) {
+        case "sign":
+          signed = await this.sign(account, intent, nonce, gas, fees);
+          seen.signed = signed !== null;
+          break;
+        case "store": {
+          const record = newWatchedRecord({ intent, walletAddress: account.address, nonce, gas, fees, signed: signed!, firstTokenId, createdAt });
+          const stored = await this.store(intent, record, { nonce, hash: signed!.hash, fromAddress: account.address, createdAt });
+          seen.stored = stored.outcome;
+          seen.storedAfterMs = Date.now() - createdAt.getTime();
+          if (stored.row) accepted = { ok: true, transaction: transactionView(stored.row), announcePending: stored.announcePending, ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
+          break;
+        }
+        case "broadcast":
+          seen.broadcast = await broadcastRaw(chain.rpcUrl, signed!.raw, { address: account.address, nonce });
+          break;
+        case "resync":
+          seen.resynced = await this.resynced(chain.rpcUrl, intent);
+          break;
+        case "accept":
+          return accepted!;
+        case "resign":
+          if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
+          nonce = this.nonces.allocate(holderOf(intent));
+          if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
+          seen = { resigns: seen.resigns + 1 };
+          break;
+        case "give-back":
           await this.giveBack(holderOf(intent), nonce, "unused");
-          return refusal;
-        }
-        return this.withdrawn(intent, nonce, refusal);
+          return step.refusal;
+        case "withdraw":
+          return this.withdrawn(intent, nonce, step.refusal, step.nonceFate);
       }
-      const record = newWatchedRecord({ intent, walletAddress: account.address, nonce, gas, fees, signed, firstTokenId, createdAt });
-
-      // 3. Persist before broadcasting: the watcher holds the raw bytes, D1 the visible record.
-      const { db } = serviceContext(this.env);
-      // Both writes are waited for, failed or not, so a withdrawal never races a write still under way.
-      const [inserted, tracked] = await Promise.allSettled([
-        insertPendingRow(db, intent, { nonce, hash: signed.hash, fromAddress: account.address, createdAt }),
-        this.watcherFor(intent.transactionId).track(record),
-      ]);
-      if (inserted.status === "rejected" || tracked.status === "rejected") {
-        // Half a record must not go out: a watcher without a row sends what nobody was told
-        // about; a row without a watcher stays pending forever.
-        for (const failed of [inserted, tracked].filter((write) => write.status === "rejected")) {
-          logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, failed.reason);
-        }
-        return this.withdrawn(intent, nonce, failure("internal_error", "the transaction could not be stored, so it was not sent; the request can be retried"));
-      }
-      // The watcher holds the nonce from here: it sends, settles or fills it whatever happens to this object.
-      this.nonces.stored(nonce);
-      const { row, announcePending } = inserted.value;
-      if (!row) {
-        // A re-sign after "nonce too low" whose first attempt was settled (failed: its nonce went
-        // to another transaction) while this one was being signed: the record is final.
-        return this.withdrawn(
-          intent,
-          nonce,
-          failure("chain_unavailable", `the nonce of transaction ${intent.transactionId} was taken by a transaction sent outside the service, so it is marked failed`),
-        );
-      }
-
-      // A persist this slow may have let the watcher decide the row is never coming and fill the
-      // nonce (watcher.ts, after UNANNOUNCED_GRACE_MS): its bytes are the watcher's to send now.
-      const accepted: SubmitResult = { ok: true, transaction: transactionView(row), announcePending, ...(firstTokenId !== undefined ? { firstTokenId } : {}) };
-      if (Date.now() - createdAt.getTime() > SLOW_PERSIST_MS) return accepted;
-
-      // 4. Broadcast. Only a definite rejection changes the outcome; anything else is the watcher's.
-      //    A fee cap under the next block's base fee is the watcher's too: it re-prices the same
-      //    nonce once the node refuses the bytes, which keeps later nonces from queueing behind a gap.
-      const outcome = await broadcastRaw(chain.rpcUrl, signed.raw, { address: account.address, nonce });
-      if (outcome.kind === "accepted" || outcome.kind === "transient" || outcome.kind === "underpriced") return accepted;
-      // Another transaction of the wallet holds the nonce in the pool (one sent outside the
-      // service). Not final, so nothing is re-signed (the same request could go out twice) and the
-      // nonce is not released (the next requests would meet the same refusal): the watcher keeps
-      // these bytes, which take the nonce if that transaction is dropped, and settles the request
-      // `failed` once it is mined. Later requests queue behind it (decision 83).
-      if (outcome.kind === "nonce_held") return accepted;
-      if (outcome.kind === "nonce_too_low") {
-        // Someone else used this nonce (a transaction sent outside the service; broadcastRaw saw it
-        // mined): nothing of ours can go out under it, and it is never handed out again.
-        const resynced = attempt < MAX_NONCE_RESYNCS && (await this.resynced(chain.rpcUrl, intent));
-        if (!resynced) {
-          const reason = attempt < MAX_NONCE_RESYNCS ? `chain ${intent.chainId} RPC is unreachable` : "the node rejected the transaction: nonce too low";
-          return this.withdrawn(intent, nonce, failure("chain_unavailable", `${reason}; transaction ${intent.transactionId} was not sent`), "spent");
-        }
-        if (intent.reservation) await this.releaseIds(intent.reservation.contract, nonce);
-        nonce = this.nonces.allocate(holderOf(intent));
-        if (intent.reservation) firstTokenId = this.reserveIds(await this.book(intent.reservation), intent.reservation, nonce);
-        continue;
-      }
-
-      if (outcome.kind === "insufficient_funds") {
-        return this.withdrawn(intent, nonce, failure("insufficient_funds", `the project wallet ${account.address} cannot pay for this transaction`));
-      }
-      return this.withdrawn(intent, nonce, failure("chain_unavailable", `the node rejected the transaction: ${outcome.reason}`));
     }
+  }
+
+  /**
+   * Persists the signed record before anything goes out: the watcher holds the raw bytes, D1 the
+   * visible row. Both writes are waited for, failed or not, so a withdrawal never races a write
+   * still under way. Once both are done the watcher holds the nonce: it sends, settles or fills it
+   * whatever happens to this object.
+   */
+  private async store(intent: TxIntent, record: UnminedTransaction, sent: Parameters<typeof insertPendingRow>[2]) {
+    const { db } = serviceContext(this.env);
+    const [inserted, tracked] = await Promise.allSettled([insertPendingRow(db, intent, sent), this.watcherFor(intent.transactionId).track(record)]);
+    if (inserted.status === "rejected" || tracked.status === "rejected") {
+      for (const failed of [inserted, tracked].filter((write) => write.status === "rejected")) {
+        logError(this.env, { where: "SequencerCore.submit", transactionId: intent.transactionId }, failed.reason);
+      }
+      return { outcome: "failed" as const };
+    }
+    this.nonces.stored(sent.nonce);
+    const { row, announcePending } = inserted.value;
+    return row ? { outcome: "stored" as const, row, announcePending } : { outcome: "row-settled" as const };
   }
 
   /** `conflict` naming the transaction that already holds this intent's subject, if one does. */
@@ -300,20 +281,20 @@ export class SequencerCore {
     );
   }
 
-  /** Re-signs a pending transaction with higher fees: same nonce, same call (or the filler), new hash. */
-  bump(record: WatchedTransaction): Promise<WatchedTransaction> {
-    return this.resign(record, record.filling ? "fill" : "bump");
+  /** Re-signs a pending transaction's latest call with higher fees: same nonce, same call (the intended one, or the filler), new hash. */
+  bump(record: UnminedTransaction): Promise<UnminedTransaction> {
+    return this.resign(record, record.state === "filling" ? "fill" : "bump");
   }
 
   /**
    * Takes a transaction's nonce with a 0-value self-transfer priced to replace it. The filler gets
    * its own `maxBumps` budget: bumps of either count, so neither is re-priced without end.
    */
-  async fill(record: WatchedTransaction): Promise<WatchedTransaction> {
-    return { ...(await this.resign({ ...record, filling: true }, "fill")), bumps: 0 };
+  async fill(record: UnminedTransaction): Promise<UnminedTransaction> {
+    return { ...(await this.resign({ ...record, state: "filling" }, "fill")), bumps: 0 };
   }
 
-  private async resign(record: WatchedTransaction, purpose: "bump" | "fill"): Promise<WatchedTransaction> {
+  private async resign(record: UnminedTransaction, purpose: "bump" | "fill"): Promise<UnminedTransaction> {
     const chain = getChain(this.env, record.chainId);
     const fees = bumpedFees(
       { maxFeePerGas: BigInt(record.maxFeePerGas), maxPriorityFeePerGas: BigInt(record.maxPriorityFeePerGas) },

@@ -56,8 +56,8 @@ export interface SentHash {
   maxPriorityFeePerGas: string;
 }
 
-/** Everything a TxWatcher needs to follow, rebroadcast, bump or fill one transaction. */
-export interface WatchedTransaction {
+/** What a TxWatcher keeps of one transaction in every state. */
+interface WatchedBase {
   id: string;
   projectId: string;
   chainId: number;
@@ -77,14 +77,26 @@ export interface WatchedTransaction {
   hashes: SentHash[];
   reservation?: { contract: string; quantity: number; firstTokenId: number };
   createdAt: number;
-  /** Block number when the latest bytes were first seen pending; bumps count from here. */
-  pendingSinceBlock: number | null;
   polls: number;
+  /** Re-pricings of the latest call (a filler starts again at 0). */
+  bumps: number;
+  /** Block number when the latest bytes were first seen pending; re-pricing counts from here. */
+  pendingSinceBlock: number | null;
   /** When the wallet's nonce count was first seen past this nonce with no receipt of ours. */
   nonceTakenSince?: number;
-  bumps: number;
-  filling: boolean;
   /** The project asked to cancel it: a filler that takes the nonce ends it as cancelled, not as past its deadline. */
   cancelled?: true;
-  settled: boolean;
 }
+
+/**
+ * Everything a TxWatcher needs to follow, rebroadcast, re-price or fill one transaction, by
+ * state (watcher-steps.ts decides every move between them; docs/architecture.md draws them):
+ * - `sent`: the latest bytes are the intended call, the original or a re-priced copy;
+ * - `filling`: the latest bytes are a 0-value transfer from the wallet to itself that takes the
+ *   nonce (past the deadline, cancelled by the project, or never announced by a row);
+ * - `settled`: final; the D1 row holds the outcome, this record is kept a day.
+ */
+export type WatchedTransaction = (WatchedBase & { state: "sent" }) | (WatchedBase & { state: "filling" }) | (WatchedBase & { state: "settled" });
+
+/** A record a poll still acts on: its nonce is not mined. */
+export type UnminedTransaction = Extract<WatchedTransaction, { state: "sent" | "filling" }>;
