@@ -2,15 +2,16 @@ import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
-// Eight projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
+// Nine projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
 // against a real anvil started by test/global-setup.ts; "faults" does the same against its own
 // anvil behind a misbehaving RPC proxy (test/faults/global-setup.ts); "reorg" against its own
 // anvil, whose recent blocks it rewrites (test/reorg/global-setup.ts); "limits" runs with a tiny
 // per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil;
 // "client" runs the Node tests that need neither workerd nor a chain: the typed client's
-// (webhook signatures, OpenAPI lint, generated files current) and the docs' reference check; "migrations" applies the migration
-// files that move data to SQLite in Node; "browser" drives the dashboard in
-// Chromium against the real stack (scripts/lib/stack.mjs).
+// (webhook signatures, OpenAPI lint, generated files current) and the docs' reference check;
+// "layers" checks src/'s import rules with dependency-cruiser (.dependency-cruiser.cjs);
+// "migrations" applies the migration files that move data to SQLite in Node; "browser" drives
+// the dashboard in Chromium against the real stack (scripts/lib/stack.mjs).
 
 type Inject = (
   key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "webhookReceiverUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl" | "reorgChainsConfig" | "reorgAnvilUrl",
@@ -86,7 +87,7 @@ export default defineConfig(async () => {
         workerProject({
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/contracts/**", "test/docs/**", "test/faults/**", "test/limits/**", "test/migrations/**", "test/reorg/**"],
+          exclude: ["test/contracts/**", "test/docs/**", "test/faults/**", "test/layers/**", "test/limits/**", "test/migrations/**", "test/reorg/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({
@@ -131,6 +132,15 @@ export default defineConfig(async () => {
             environment: "node",
             include: ["client/test/**/*.test.ts", "test/docs/**/*.test.ts"],
             // The reference check reads the whole repository: seconds on a loaded machine.
+            testTimeout: 60_000,
+          },
+        },
+        {
+          // The layer rules of src/ (.dependency-cruiser.cjs), in Node.
+          test: {
+            name: "layers",
+            environment: "node",
+            include: ["test/layers/**/*.test.ts"],
             testTimeout: 60_000,
           },
         },
