@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 // The engine settles (and refuses) transactions by their kind: the kinds must be registered here.
 import "../services/transaction-kinds";
 import { SequencerCore } from "../services/engine/sequencer";
-import type { SubjectRef } from "../services/engine/pending-subjects";
+import type { SubjectRef } from "../services/engine/subject-holds";
 import type { SubmitResult, TxIntent, UnminedTransaction } from "../services/engine/types";
 import { logError } from "../lib/log";
 import { watcherStub } from "../services/durable-object-stubs";
@@ -17,7 +17,7 @@ interface Identity {
  * services/engine/sequencer.ts). Storage: `nonce` {next, released[], inflight[], filling[]} (services/engine/wallet-nonces.ts), `reservation:<contract>`
  * {anchor, unconfirmed} (services/engine/reservation-books.ts), `identity` {chainId,
  * walletIndex} for the gap-filling alarm, `pending:<kind>:<subject>`
- * (services/engine/pending-subjects.ts), `withdrawn:<transaction id>` (services/engine/broadcast-decisions.ts).
+ * (services/engine/subject-holds.ts), `withdrawn:<transaction id>` (services/engine/resend-gate.ts).
  */
 export class WalletSequencer extends DurableObject<Env> {
   private readonly core: SequencerCore;

@@ -53,7 +53,7 @@ export interface TransactionKindDefinition<Payload = null> {
   revertAbi?: RevertAbi | ((call: { to: string; data: string; value: string }) => RevertAbi | undefined);
   /**
    * While a transaction of this kind and subject is unmined, another one is refused with
-   * `conflict` naming it (services/engine/pending-subjects.ts). `keptAfterConfirmedMs`: the
+   * `conflict` naming it (services/engine/subject-holds.ts). `keptAfterConfirmedMs`: the
    * hold outlives a confirmation by that long (a request that read the chain before it was
    * mined would otherwise send the same thing again).
    */

@@ -11,9 +11,9 @@ import { serviceContext } from "../context";
 import { transactionView } from "./transaction-view";
 import { bumpedFees, engineConfig } from "./config";
 import { revertAbiOf } from "./kinds";
-import { PendingSubjects, type SubjectRef } from "./pending-subjects";
+import { SubjectHolds, type SubjectRef } from "./subject-holds";
 import { WalletNonces, type NonceHolder } from "./wallet-nonces";
-import { BroadcastDecisions } from "./broadcast-decisions";
+import { ResendGate } from "./resend-gate";
 import { deleteUnsentRow, insertPendingRow } from "./transaction-rows";
 import { ReservationBooks } from "./reservation-books";
 import { failure, shortfall, simulationFailure } from "./submit-failures";
@@ -42,8 +42,8 @@ export class SequencerCore {
   private readonly books: ReservationBooks;
   private fees: { quote: FeeQuote; at: number } | undefined;
   private readonly config: ReturnType<typeof engineConfig>;
-  private readonly pendingSubjects: PendingSubjects;
-  private readonly decisions: BroadcastDecisions;
+  private readonly subjectHolds: SubjectHolds;
+  private readonly resendGate: ResendGate;
 
   constructor(
     private readonly env: Env,
@@ -54,18 +54,18 @@ export class SequencerCore {
     this.config = engineConfig(env);
     this.nonces = new WalletNonces(storage, scheduleGapCheck);
     this.books = new ReservationBooks(storage);
-    this.pendingSubjects = new PendingSubjects(storage, 2 * this.config.failAfterMs);
-    this.decisions = new BroadcastDecisions(storage);
+    this.subjectHolds = new SubjectHolds(storage, 2 * this.config.failAfterMs);
+    this.resendGate = new ResendGate(storage);
   }
 
   /** Whether a watcher may send this transaction's bytes itself: not while this object may still take it back. */
   mayRebroadcast(transactionId: string): boolean {
-    return this.decisions.mayRebroadcast(transactionId);
+    return this.resendGate.mayRebroadcast(transactionId);
   }
 
   /** Before a new instance serves anything: the gap check for what a restart cut off (WalletNonces.checkAfterRestart), and the withdrawals an earlier instance wrote down (decision 113). */
   async checkAfterRestart(): Promise<void> {
-    await Promise.all([this.nonces.checkAfterRestart(), this.decisions.load()]);
+    await Promise.all([this.nonces.checkAfterRestart(), this.resendGate.load()]);
   }
 
   async submit(intent: TxIntent): Promise<SubmitResult> {
@@ -77,7 +77,7 @@ export class SequencerCore {
 
     // Cheap checks first: a buy or approval already on its way, or a sold-out drop, answers as
     // such rather than as whatever the gas estimate says (the first fill may be mined already).
-    await this.pendingSubjects.load();
+    await this.subjectHolds.load();
     const alreadyHeld = this.heldFailure(intent);
     if (alreadyHeld) return alreadyHeld;
     if (intent.reservation) {
@@ -114,17 +114,17 @@ export class SequencerCore {
       const soldOut = shortfall(book, intent.reservation);
       if (soldOut) return soldOut;
     }
-    this.pendingSubjects.hold(intent, intent.transactionId);
+    this.subjectHolds.hold(intent, intent.transactionId);
     const nonce = this.nonces.allocate(holderOf(intent));
     const firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
 
     // Until the request is answered, the bytes are the sequencer's to send or take back (decision
     // 100). The call runs to its first await (the signature) without yielding, as before.
-    this.decisions.open(intent.transactionId);
+    this.resendGate.answering(intent.transactionId);
     try {
       return await this.sendAttempts({ intent, chain, account, gas, fees, createdAt: new Date() }, nonce, firstTokenId);
     } finally {
-      this.decisions.close(intent.transactionId);
+      this.resendGate.answered(intent.transactionId);
     }
   }
 
@@ -201,7 +201,7 @@ export class SequencerCore {
 
   /** `conflict` naming the transaction that already holds this intent's subject, if one does. */
   private heldFailure(intent: TxIntent): SubmitFailure | null {
-    const holder = this.pendingSubjects.holder(intent);
+    const holder = this.subjectHolds.holder(intent);
     return holder ? { ...failure("conflict", `transaction ${holder} is still pending for this ${intent.kind}`), pendingTransactionId: holder } : null;
   }
 
@@ -215,7 +215,7 @@ export class SequencerCore {
    */
   private async withdrawn(intent: TxIntent, nonce: number, refusal: SubmitFailure, nonceFate: NonceFate = "unused"): Promise<SubmitFailure> {
     // Before the first await: from here on the watcher must not send these bytes (decision 100).
-    this.decisions.withdraw(intent.transactionId);
+    this.resendGate.withdraw(intent.transactionId);
     const { db } = serviceContext(this.env);
     const [forgotten, deleted] = await Promise.allSettled([
       this.watcherFor(intent.transactionId).forget(intent.transactionId),
@@ -228,21 +228,21 @@ export class SequencerCore {
       // Whether a watcher still holds the bytes is unknown (the call may have failed either side
       // of its work): the gap check asks it later, as for a transaction a restart cut off, and
       // either leaves the nonce to that watcher or takes everything back.
-      await this.nonces.unsure(nonce, holderOf(intent));
+      await this.nonces.leaveToGapCheck(nonce, holderOf(intent));
       if (deleted.status === "rejected") {
         // With its row still there such a watcher would send the bytes: the outcome is unknown,
         // and the watcher, which holds the nonce, must not be kept from sending them.
-        this.decisions.unwithdraw(intent.transactionId);
+        this.resendGate.unwithdraw(intent.transactionId);
         return { ...failure("internal_error", `transaction ${intent.transactionId} could not be taken back and may still be sent`), outcomeUnknown: true };
       }
-      await this.pendingSubjects.release(intent, intent.transactionId, false);
+      await this.subjectHolds.release(intent, intent.transactionId, false);
       return refusal;
     }
     if (deleted.status === "rejected" && !(await deleteUnsentRow(db, intent.transactionId).then(() => true, () => false))) {
       // A pending row with no watcher would show `pending` for good: the gap check deletes it
       // later (the watcher holds nothing) and only then releases the nonce and token ids.
-      await this.nonces.unsure(nonce, holderOf(intent));
-      await this.pendingSubjects.release(intent, intent.transactionId, false);
+      await this.nonces.leaveToGapCheck(nonce, holderOf(intent));
+      await this.subjectHolds.release(intent, intent.transactionId, false);
       return refusal;
     }
     await this.giveBack(holderOf(intent), nonce, nonceFate);
@@ -254,7 +254,7 @@ export class SequencerCore {
    * unused nonce goes back for reuse; one a mined transaction took is only moved past.
    */
   private async giveBack(holder: NonceHolder, nonce: number, nonceFate: NonceFate): Promise<void> {
-    await this.pendingSubjects.release(holder, holder.transactionId, false);
+    await this.subjectHolds.release(holder, holder.transactionId, false);
     if (holder.contract) await this.releaseIds(holder.contract, nonce);
     if (nonceFate === "spent") await this.nonces.spent(nonce);
     else await this.nonces.release(nonce);
@@ -328,7 +328,7 @@ export class SequencerCore {
 
   /** The transaction holding a subject settled: the next buy of that order may go (an approval of that token once a confirmed one is a minute old). */
   releaseSubject(subject: SubjectRef, transactionId: string, confirmed: boolean): Promise<void> {
-    return this.pendingSubjects.release(subject, transactionId, confirmed);
+    return this.subjectHolds.release(subject, transactionId, confirmed);
   }
 
   /**

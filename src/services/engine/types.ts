@@ -39,7 +39,7 @@ export interface TxIntent {
 export interface SubmitFailure {
   ok: false;
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
-  /** With `conflict`: the unmined transaction of the same kind and subject (services/engine/pending-subjects.ts). */
+  /** With `conflict`: the unmined transaction of the same kind and subject (services/engine/subject-holds.ts). */
   pendingTransactionId?: string;
   /** The transaction could not be taken back and may still go out (its watcher and row survive). */
   outcomeUnknown?: true;

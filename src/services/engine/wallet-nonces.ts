@@ -114,7 +114,7 @@ export class WalletNonces {
    * A withdrawal that did not fully go through: whether a watcher still holds the transaction is
    * unknown, so the nonce is handled as one a restart cut off (the gap check asks the watcher).
    */
-  async unsure(nonce: number, holder: NonceHolder): Promise<void> {
+  async leaveToGapCheck(nonce: number, holder: NonceHolder): Promise<void> {
     const state = this.loaded();
     const entry = state.inflight?.find((candidate) => candidate.nonce === nonce) ?? { ...holder, nonce, at: Date.now() };
     state.inflight = [...without(state.inflight, nonce), entry];

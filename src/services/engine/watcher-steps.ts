@@ -9,7 +9,7 @@
 import { erc721Transfers, isMint } from "../../chain/transfer-logs";
 import type { BroadcastOutcome } from "../../chain/rpc-errors";
 import type { TransactionReceipt } from "../../chain/transactions";
-import { ASK_BEFORE_REBROADCAST_MS } from "./broadcast-decisions";
+import { ASK_BEFORE_REBROADCAST_MS } from "./resend-gate";
 import type { EngineConfig } from "./config";
 import { holdsSubject, type Settlement } from "./kinds";
 import type { SentHash, UnminedTransaction, WatchedTransaction } from "./types";

@@ -6,7 +6,7 @@ import { getChain } from "../../lib/chains";
 import type { ServiceContext } from "../context";
 import { engineConfig } from "./config";
 import { finalizeTransaction } from "./finalize";
-import type { SubjectRef } from "./pending-subjects";
+import type { SubjectRef } from "./subject-holds";
 import { rowAnnounces, updatePendingHash } from "./transaction-rows";
 import type { UnminedTransaction, WatchedTransaction } from "./types";
 import { nextPollStep, type FoundReceipt, type PollObservation, type PollStep, type Question } from "./watcher-steps";

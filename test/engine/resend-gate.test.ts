@@ -2,60 +2,60 @@
 // (decision 100): no while the request is being answered or for 10 minutes after a withdrawal,
 // a restart of the object included (decision 113).
 import { describe, expect, it } from "vitest";
-import { BroadcastDecisions, WITHDRAWN_PREFIX, WITHDRAWN_REMEMBERED_MS } from "../../src/services/engine/broadcast-decisions";
+import { ResendGate, WITHDRAWN_PREFIX, WITHDRAWN_REMEMBERED_MS } from "../../src/services/engine/resend-gate";
 import { newCore, withSequencerStorage } from "../helpers/engine";
 
-describe("broadcast decisions", () => {
+describe("the resend gate", () => {
   it("says no while the request is open and after a withdrawal, until the withdrawal is 10 minutes old", () => {
     let now = 1_000_000;
-    const decisions = new BroadcastDecisions(null, () => now);
-    expect(decisions.mayRebroadcast("a")).toBe(true);
-    decisions.open("a");
-    expect(decisions.mayRebroadcast("a")).toBe(false);
-    decisions.close("a");
-    expect(decisions.mayRebroadcast("a")).toBe(true);
+    const gate = new ResendGate(null, () => now);
+    expect(gate.mayRebroadcast("a")).toBe(true);
+    gate.answering("a");
+    expect(gate.mayRebroadcast("a")).toBe(false);
+    gate.answered("a");
+    expect(gate.mayRebroadcast("a")).toBe(true);
 
-    decisions.open("b");
-    decisions.withdraw("b");
-    decisions.close("b");
-    expect(decisions.mayRebroadcast("b")).toBe(false);
+    gate.answering("b");
+    gate.withdraw("b");
+    gate.answered("b");
+    expect(gate.mayRebroadcast("b")).toBe(false);
     now += WITHDRAWN_REMEMBERED_MS - 1;
-    expect(decisions.mayRebroadcast("b")).toBe(false);
+    expect(gate.mayRebroadcast("b")).toBe(false);
     now += 1;
-    expect(decisions.mayRebroadcast("b")).toBe(true);
+    expect(gate.mayRebroadcast("b")).toBe(true);
 
     // A withdrawal that could not be completed leaves the bytes to the watcher.
-    decisions.withdraw("c");
-    decisions.unwithdraw("c");
-    expect(decisions.mayRebroadcast("c")).toBe(true);
+    gate.withdraw("c");
+    gate.unwithdraw("c");
+    expect(gate.mayRebroadcast("c")).toBe(true);
   });
 
   it("remembers at most 10,000 withdrawals, forgetting the oldest first", () => {
-    const decisions = new BroadcastDecisions(null, () => 5_000);
-    for (let i = 0; i <= 10_000; i++) decisions.withdraw(`t${i}`);
-    expect(decisions.mayRebroadcast("t0")).toBe(true);
-    expect(decisions.mayRebroadcast("t1")).toBe(false);
-    expect(decisions.mayRebroadcast("t10000")).toBe(false);
+    const gate = new ResendGate(null, () => 5_000);
+    for (let i = 0; i <= 10_000; i++) gate.withdraw(`t${i}`);
+    expect(gate.mayRebroadcast("t0")).toBe(true);
+    expect(gate.mayRebroadcast("t1")).toBe(false);
+    expect(gate.mayRebroadcast("t10000")).toBe(false);
   });
 });
 
-describe("broadcast decisions across a restart", () => {
+describe("broadcast gate across a restart", () => {
   it("a withdrawal written down is still a no for a new instance on the same storage, until it is 10 minutes old", async () => {
     const wallet = `0x${crypto.randomUUID().replaceAll("-", "").slice(0, 40)}`;
     await withSequencerStorage({ walletAddress: wallet }, async (storage) => {
       let now = Date.now();
-      const before = new BroadcastDecisions(storage, () => now);
+      const before = new ResendGate(storage, () => now);
       before.withdraw("withdrawn");
       before.withdraw("taken-back-again");
       before.unwithdraw("taken-back-again");
 
-      const restarted = new BroadcastDecisions(storage, () => now);
+      const restarted = new ResendGate(storage, () => now);
       await restarted.load();
       expect(restarted.mayRebroadcast("withdrawn")).toBe(false);
       expect(restarted.mayRebroadcast("taken-back-again")).toBe(true);
 
       now += WITHDRAWN_REMEMBERED_MS;
-      const later = new BroadcastDecisions(storage, () => now);
+      const later = new ResendGate(storage, () => now);
       await later.load();
       expect(later.mayRebroadcast("withdrawn")).toBe(true);
       // Forgotten withdrawals leave nothing behind in storage.

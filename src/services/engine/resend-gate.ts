@@ -1,4 +1,5 @@
-// Which transactions the sequencer may still take back (decision 100). Between storing a
+// The resend gate: which transactions the sequencer may still take back, so that a watcher must
+// not send their bytes itself (decision 100). Between storing a
 // transaction and answering the request, the sequencer broadcasts it and, on a refusal, looks it
 // up before withdrawing it; a watcher that sent the same bytes meanwhile could get them out after
 // the lookups, and the request would be answered "not sent" for a transaction that is mined. A
@@ -22,8 +23,8 @@ export const WITHDRAWN_PREFIX = "withdrawn:";
 
 type WithdrawalStorage = Pick<DurableObjectStorage, "put" | "delete" | "list">;
 
-export class BroadcastDecisions {
-  private readonly deciding = new Set<string>();
+export class ResendGate {
+  private readonly beingAnswered = new Set<string>();
   private readonly withdrawnAt = new Map<string, number>();
 
   /** `storage` null: memory only (a withdrawal is then forgotten by a restart). */
@@ -41,14 +42,14 @@ export class BroadcastDecisions {
     this.forgetOld(0);
   }
 
-  /** The sequencer is about to store and broadcast this transaction. */
-  open(transactionId: string): void {
-    this.deciding.add(transactionId);
+  /** The sequencer is about to store and broadcast this transaction: until `answered`, its bytes are the sequencer's. */
+  answering(transactionId: string): void {
+    this.beingAnswered.add(transactionId);
   }
 
   /** The request is answered: whatever was stored is the watcher's now. */
-  close(transactionId: string): void {
-    this.deciding.delete(transactionId);
+  answered(transactionId: string): void {
+    this.beingAnswered.delete(transactionId);
   }
 
   /**
@@ -72,7 +73,7 @@ export class BroadcastDecisions {
   /** Whether a watcher may send this transaction's bytes itself. */
   mayRebroadcast(transactionId: string): boolean {
     this.forgetOld(0);
-    return !this.deciding.has(transactionId) && !this.withdrawnAt.has(transactionId);
+    return !this.beingAnswered.has(transactionId) && !this.withdrawnAt.has(transactionId);
   }
 
   /** Drops expired withdrawals, and the oldest beyond the cap once `room` more are added. */

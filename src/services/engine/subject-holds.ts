@@ -29,7 +29,7 @@ const keyOf = (subject: SubjectRef) => `${subject.kind}:${subject.subjectId!.toL
 const kindOfKey = (key: string) => key.slice(0, key.indexOf(":")) as TxKind;
 
 /** The wallet's holds, in memory and written through (stored-map.ts says why). */
-export class PendingSubjects {
+export class SubjectHolds {
   private readonly held: StoredMap<PendingSubject>;
 
   constructor(

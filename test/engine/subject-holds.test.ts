@@ -2,7 +2,7 @@
 // approval is remembered for a minute, and holds nothing reads any more leave storage at the
 // next release instead of staying for good (decision 95).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PendingSubjects } from "../../src/services/engine/pending-subjects";
+import { SubjectHolds } from "../../src/services/engine/subject-holds";
 import { withSequencerStorage } from "../helpers/engine";
 import { createTestProject } from "../helpers/projects";
 
@@ -11,13 +11,13 @@ const stored = async (storage: DurableObjectStorage) => [...(await storage.list(
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("PendingSubjects", () => {
+describe("SubjectHolds", () => {
   it("holds a confirmed approval for a minute, then deletes it and stale holds at the next release", async () => {
     const project = await createTestProject("Pending subjects");
     await withSequencerStorage(project, async (storage) => {
       let now = 1_000_000;
       vi.spyOn(Date, "now").mockImplementation(() => now);
-      const subjects = new PendingSubjects(storage, STALE_AFTER_MS);
+      const subjects = new SubjectHolds(storage, STALE_AFTER_MS);
       await subjects.load();
       const approval = { kind: "approve" as const, subjectId: "0xToken" };
       const buy = { kind: "buy" as const, subjectId: "0xorder-a" };
@@ -43,7 +43,7 @@ describe("PendingSubjects", () => {
       expect(subjects.holder(crashed)).toBeNull();
 
       // A new object loads what storage kept: nothing.
-      const reloaded = new PendingSubjects(storage, STALE_AFTER_MS);
+      const reloaded = new SubjectHolds(storage, STALE_AFTER_MS);
       await reloaded.load();
       expect(reloaded.holder(approval)).toBeNull();
     });
