@@ -1,5 +1,5 @@
 // The sequencer's holds and reservation books load once per instance (StoredMap). A storage read
-// that failed once must not fail every later request of the instance (engine audit, stop 22).
+// that failed once must not fail every later request of the instance.
 import { describe, expect, it } from "vitest";
 import { StoredMap } from "../../src/services/engine/stored-map";
 

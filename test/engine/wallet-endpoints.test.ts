@@ -59,7 +59,7 @@ describe("claim", () => {
   it("refuses metadata nested too deep or too large with a 400 at the field, and sends nothing", async () => {
     const nonce = () => chainClient().getTransactionCount({ address: project.walletAddress as Address, blockTag: "pending" });
     const before = await nonce();
-    // 100,000 levels: JSON.parse takes it, and it used to be stored and served as metadata.
+    // 100,000 levels: JSON.parse takes it; stored, it would be served as metadata (decision 48).
     const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
     const target = `"contractAddress":"${drop.contractAddress}","recipientAddress":"${recipient}"`;
     const rawCases: [string, string, string][] = [
@@ -72,7 +72,7 @@ describe("claim", () => {
       const error = expectEnvelope(await call(path, { secretKey: project.secretKey, rawBody }), 400, "validation_error");
       expect(error.details).toContainEqual({ path: field, message: "must not nest deeper than 32 levels" });
     }
-    // A `__proto__` key, which a record parse used to drop without a word, is refused where it is.
+    // A `__proto__` key, which a record parse would drop without a word, is refused where it is.
     const protoCases: [string, string, string][] = [
       ["/v1/project-wallet/drops/claim", `{${target},"overrideMetadata":[{"name":"a","properties":{"__proto__":{"admin":true},"kept":1}}]}`, "body.overrideMetadata.0.properties.__proto__"],
       ["/v1/project-wallet/drops/claim", `{${target},"overrideMetadata":[{"name":"a","attributes":[{"trait_type":"t","value":[{"__proto__":1}]}]}]}`, "body.overrideMetadata.0.attributes.0.value.0.__proto__"],

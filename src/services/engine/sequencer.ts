@@ -119,7 +119,7 @@ export class SequencerCore {
     const firstTokenId = book && intent.reservation ? this.reserveIds(book, intent.reservation, nonce) : undefined;
 
     // Until the request is answered, the bytes are the sequencer's to send or take back (decision
-    // 100). The call runs to its first await (the signature) without yielding, as before.
+    // 100). The call runs to its first await (the signature) without yielding.
     this.resendGate.answering(intent.transactionId);
     try {
       return await this.sendAttempts({ intent, chain, account, gas, fees, createdAt: new Date() }, nonce, firstTokenId);
