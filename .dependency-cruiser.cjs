@@ -12,6 +12,13 @@ module.exports = {
       to: { path: "^src/", pathNot: "^src/chain/" },
     },
     {
+      name: "viem-only-in-chain",
+      comment: "One place speaks to the chain library, so its types and errors stop at src/chain.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/chain/" },
+      to: { path: "node_modules/viem/" },
+    },
+    {
       name: "services-import-no-hono",
       comment: "Services are called by routes, Durable Objects and the cron alike: HTTP stays in src/routes.",
       severity: "error",

@@ -40,6 +40,7 @@ describe("the layer rules", () => {
       "services-import-no-hono: src/services/drops/http.ts -> ../../../node_modules/hono/dist/types/index.d.ts",
       "services-import-no-routes: src/services/drops/http.ts -> src/routes/drops.ts",
       "services-know-durable-objects-as-types-only: src/services/stubs.ts -> src/durable-objects/sequencer.ts",
+      "viem-only-in-chain: src/services/drops/encodes.ts -> ../../../node_modules/viem/_types/index.d.ts",
     ]);
   });
 });
