@@ -1,22 +1,24 @@
-// Deploys Mintyard's chain fixtures to a local devnet (anvil): ConduitController, Seaport 1.6
-// and the DropFactory with its DropERC721 implementation. A fixed, devnet-only deployer key
-// whose nonce starts at 0 on a fresh chain makes every address the same on every run.
+// Deploys Mintyard's chain fixtures to a local devnet (anvil). Seaport 1.6 and its
+// ConduitController come from a fixed, devnet-only deployer key whose nonces 0 and 1 make their
+// addresses the same on every run (the production chains have Seaport at its canonical address).
+// The drop implementation and the DropFactory go through the CREATE2 deployer exactly as
+// `npm run contracts:deploy` sends them to Soneium (scripts/lib/drop-contracts.mjs), so the
+// devnet's drop addresses are the production ones.
 import { createPublicClient, createWalletClient, defineChain, encodeDeployData, getAddress, getContractAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEVNET_CHAIN_ID } from "./anvil.mjs";
 import { loadArtifact } from "./artifacts.mjs";
+import { deployDropContracts } from "./drop-contracts.mjs";
 
 /** keccak256("mintyard devnet deployer"). Devnet only: never fund it anywhere real. */
 export const DEVNET_DEPLOYER_PRIVATE_KEY = "0x8151b85fa3b10943878796ecd599c098b919e6cc9c3c2c098555b5c28f1d65d7";
 
 // Deployment order fixes the nonces and so the addresses. Gas limits are explicit: the
-// transactions go out back to back, before the earlier ones are mined, so nothing can be
-// estimated (Seaport's constructor calls the conduit controller).
-const PLAN = [
+// transactions go out back to back, before the first is mined, so Seaport's constructor (which
+// calls the conduit controller) cannot be estimated.
+const SEAPORT_PLAN = [
   { key: "conduitControllerAddress", artifact: "src/chain/artifacts/conduit-controller.ts", gas: 3_000_000n, args: () => [] },
   { key: "seaportAddress", artifact: "src/chain/artifacts/seaport.ts", gas: 7_000_000n, args: (a) => [a.conduitControllerAddress] },
-  { key: "dropImplementationAddress", artifact: "src/chain/artifacts/drop-erc721.ts", gas: 4_000_000n, args: () => [] },
-  { key: "dropFactoryAddress", artifact: "src/chain/artifacts/drop-factory.ts", gas: 1_000_000n, args: (a) => [a.dropImplementationAddress] },
 ];
 
 /** Deploys what is missing and returns the (checksummed) addresses. Idempotent. */
@@ -34,32 +36,37 @@ export async function deployDevnet(rpcUrl) {
   const wallet = createWalletClient({ account, chain, transport });
 
   const addresses = { deployerAddress: account.address };
-  PLAN.forEach((step, nonce) => {
+  SEAPORT_PLAN.forEach((step, nonce) => {
     addresses[step.key] = getAddress(getContractAddress({ from: account.address, nonce: BigInt(nonce) }));
   });
+  await client.request({ method: "anvil_setBalance", params: [account.address, "0x3635c9adc5dea00000"] }); // 1,000 ETH
+  const seaportSent = await sendSeaport(client, wallet, addresses);
+  // The drop contracts go out while Seaport's transactions wait in the same block.
+  Object.assign(addresses, await deployDropContracts(client, wallet));
+  const receipts = await Promise.all(seaportSent.map(({ hash }) => client.waitForTransactionReceipt({ hash })));
+  receipts.forEach((r, i) => {
+    if (r.status !== "success") throw new Error(`devnet: deploying ${seaportSent[i].key} reverted (${r.transactionHash})`);
+  });
+  return addresses;
+}
 
-  const codes = await Promise.all(PLAN.map((s) => client.getCode({ address: addresses[s.key] })));
-  const missing = PLAN.map((step, nonce) => ({ step, nonce })).filter((_, i) => !codes[i] || codes[i] === "0x");
-  if (missing.length === 0) return addresses;
-
-  const nonce = await client.getTransactionCount({ address: account.address, blockTag: "pending" });
+/** Sends whichever of ConduitController and Seaport is missing, at its fixed nonce. */
+async function sendSeaport(client, wallet, addresses) {
+  const codes = await Promise.all(SEAPORT_PLAN.map((s) => client.getCode({ address: addresses[s.key] })));
+  const missing = SEAPORT_PLAN.map((step, nonce) => ({ step, nonce })).filter((_, i) => !codes[i] || codes[i] === "0x");
+  if (missing.length === 0) return [];
+  const nonce = await client.getTransactionCount({ address: wallet.account.address, blockTag: "pending" });
   if (missing[0].nonce !== nonce) {
     throw new Error(`devnet deployer nonce is ${nonce} but ${missing[0].step.key} needs nonce ${missing[0].nonce}: was the chain reused?`);
   }
-  await client.request({ method: "anvil_setBalance", params: [account.address, "0x3635c9adc5dea00000"] }); // 1,000 ETH
-
   const fees = await client.estimateFeesPerGas();
-  const hashes = [];
+  const sent = [];
   for (const { step, nonce: n } of missing) {
     const { abi, bytecode } = loadArtifact(step.artifact);
     const data = encodeDeployData({ abi, bytecode, args: step.args(addresses) });
-    hashes.push(await wallet.sendTransaction({ data, nonce: n, gas: step.gas, ...fees }));
+    sent.push({ key: step.key, hash: await wallet.sendTransaction({ data, nonce: n, gas: step.gas, ...fees }) });
   }
-  const receipts = await Promise.all(hashes.map((hash) => client.waitForTransactionReceipt({ hash })));
-  receipts.forEach((r, i) => {
-    if (r.status !== "success") throw new Error(`devnet: deploying ${missing[i].step.key} reverted (${r.transactionHash})`);
-  });
-  return addresses;
+  return sent;
 }
 
 /**

@@ -6,6 +6,8 @@ export interface CompiledContract {
   abi: Abi;
   bytecode: `0x${string}`;
   deployedBytecode: `0x${string}`;
+  /** Byte ranges of deployedBytecode that the constructor fills (immutables), sorted by start. */
+  immutableRanges: { start: number; length: number }[];
 }
 export declare function compileUnit(unitName: "mintyard" | "seaport"): Record<string, CompiledContract>;
 export declare function compileAll(units?: ("mintyard" | "seaport")[]): Record<string, CompiledContract>;

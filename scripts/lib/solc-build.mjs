@@ -15,7 +15,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
   evmVersion: "cancun",
-  outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+  outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object", "evm.deployedBytecode.immutableReferences"] } },
 };
 
 /** Compilation units: sources (repo-relative or package paths) and the contracts to keep. */
@@ -51,7 +51,7 @@ function solc() {
   return compiler;
 }
 
-/** Compiles one unit; returns { [contractName]: { abi, bytecode, deployedBytecode } }. */
+/** Compiles one unit; returns { [contractName]: { abi, bytecode, deployedBytecode, immutableRanges } }. */
 export function compileUnit(unitName) {
   const unit = UNITS[unitName];
   const input = {
@@ -72,10 +72,26 @@ export function compileUnit(unitName) {
   const result = {};
   for (const file of Object.values(output.contracts ?? {})) {
     for (const [name, c] of Object.entries(file)) {
-      result[name] = { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}`, deployedBytecode: `0x${c.evm.deployedBytecode.object}` };
+      result[name] = {
+        abi: c.abi,
+        bytecode: `0x${c.evm.bytecode.object}`,
+        deployedBytecode: `0x${c.evm.deployedBytecode.object}`,
+        immutableRanges: immutableRanges(c.evm.deployedBytecode.immutableReferences),
+      };
     }
   }
   return result;
+}
+
+/**
+ * The byte ranges of the runtime code that the constructor writes (immutables), sorted. solc
+ * leaves them zero in deployedBytecode; code on chain matches the artifact outside them.
+ */
+function immutableRanges(references = {}) {
+  return Object.values(references)
+    .flat()
+    .map(({ start, length }) => ({ start, length }))
+    .sort((a, b) => a.start - b.start);
 }
 
 /** Compiles the units the given artifacts need (all by default). */
@@ -92,6 +108,10 @@ function renderArtifact({ contract, id }, c) {
     `export const ${id}Abi = ${JSON.stringify(c.abi, null, 2)} as const;`,
     ``,
     `export const ${id}Bytecode: \`0x\${string}\` = "${c.bytecode}";`,
+    ``,
+    `/** The runtime code with its immutables left zero, and where they are (bytes). */`,
+    `export const ${id}DeployedBytecode: \`0x\${string}\` = "${c.deployedBytecode}";`,
+    `export const ${id}ImmutableRanges = ${JSON.stringify(c.immutableRanges)} as const;`,
     ``,
   ].join("\n");
 }

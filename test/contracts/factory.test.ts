@@ -1,10 +1,13 @@
-// DropFactory (CREATE2 clones, salts bound to the sender), the devnet deployment and one
-// Seaport sale of a drop token. Anvil accounts 6-8 and the devnet deployer belong to this file.
-import { concat, keccak256, parseEther, parseEventLogs, toHex, type Address } from "viem";
+// DropFactory (CREATE2 clones, salts bound to the sender), the devnet deployment (the drop
+// contracts through the CREATE2 deployer) and one Seaport sale of a drop token. Anvil accounts 6-8 and the devnet deployer belong to this file.
+import { concat, encodeDeployData, keccak256, parseEther, parseEventLogs, toHex, type Address } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deployDevnet } from "../../scripts/lib/devnet.mjs";
+import { CREATE2_DEPLOYER, create2Address, create2Calldata } from "../../scripts/lib/create2.mjs";
+import { DROP_SALTS, dropContractAddresses, dropContracts, inspectContract } from "../../scripts/lib/drop-contracts.mjs";
+import { runtimeMatches } from "../../scripts/lib/runtime-code.mjs";
 import { signBasicListing } from "../../scripts/lib/seaport-order.mjs";
-import { dropErc721Abi, dropFactoryAbi, seaportAbi } from "../../src/chain/artifacts";
+import { dropErc721Abi, dropFactoryAbi, dropFactoryBytecode, seaportAbi } from "../../src/chain/artifacts";
 import { anvilWallet, chain, client, defaultParams, deployFactory, expectRevert, mined, rpcUrl } from "./helpers";
 
 const alice = anvilWallet(6);
@@ -71,8 +74,8 @@ describe("devnet", () => {
       deployerAddress: "0x9c79328c2990cCb6993D210bce83Bb10908bC4Eb",
       conduitControllerAddress: "0x5e7967Ea78671955CB487Fc3873973eABEa846f5",
       seaportAddress: "0x56Cc688b9A0fe1D7A2b9C53d16D8943f5Cc4E3F5",
-      dropImplementationAddress: "0x290361e3143AF622181c8c2D4120A064A77A3979",
-      dropFactoryAddress: "0x1e79e2fB231543E40989A3c1514AD239b518DBb7",
+      // Through the CREATE2 deployer: wherever the current artifacts put them on any chain.
+      ...dropContractAddresses(),
     });
     for (const address of [first.seaportAddress, first.conduitControllerAddress, first.dropImplementationAddress, first.dropFactoryAddress]) {
       expect((await client.getCode({ address }))?.length).toBeGreaterThan(2);
@@ -84,6 +87,29 @@ describe("devnet", () => {
     expect(version).toBe("1.6");
     expect(conduitController).toBe(first.conduitControllerAddress);
     expect(await client.readContract({ address: first.seaportAddress, abi: seaportAbi, functionName: "name" })).toBe("Seaport");
+  });
+
+  it("puts the drop contracts at their CREATE2 addresses with this build's code, its immutables checked", async () => {
+    const devnet = await deployDevnet(rpcUrl);
+    const [implementation, factory] = dropContracts();
+    expect(factory!.address).toBe(create2Address(DROP_SALTS.dropFactoryAddress, factory!.initcode));
+    expect(await inspectContract(client, implementation!)).toEqual({ status: "present" });
+    expect(await inspectContract(client, factory!)).toEqual({ status: "present" });
+
+    // The same factory code pointing at another implementation: equal outside the immutable,
+    // told apart by implementation().
+    const other = encodeDeployData({ abi: dropFactoryAbi, bytecode: dropFactoryBytecode, args: [alice.account.address] });
+    const salt = keccak256(toHex("factory: other implementation"));
+    await mined(alice.sendTransaction({ to: CREATE2_DEPLOYER, data: create2Calldata(salt, other) }));
+    const otherAddress = create2Address(salt, other);
+    expect(runtimeMatches(await client.getCode({ address: otherAddress }), factory!.artifact)).toBe(true);
+    expect(await inspectContract(client, { ...factory!, address: otherAddress })).toEqual({
+      status: "different",
+      detail: `implementation() is ${alice.account.address}, expected ${devnet.dropImplementationAddress}`,
+    });
+    // Other code altogether, and no code.
+    expect((await inspectContract(client, { ...factory!, address: devnet.seaportAddress })).status).toBe("different");
+    expect(await inspectContract(client, { ...factory!, address: bob.account.address })).toEqual({ status: "missing" });
   });
 
   it("sells a drop token through Seaport with a basic order, paying the creator fee", async () => {
