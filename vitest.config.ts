@@ -10,8 +10,9 @@ import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.
 // "client" runs the Node tests that need neither workerd nor a chain: the typed client's
 // (webhook signatures, OpenAPI lint, generated files current) and the docs' reference check;
 // "layers" checks src/'s import rules with dependency-cruiser (.dependency-cruiser.cjs);
-// "migrations" applies the migration files that move data to SQLite in Node; "browser" drives
-// the dashboard in Chromium against the real stack (scripts/lib/stack.mjs).
+// "migrations" applies the migration files that move data to SQLite in Node; "ops" runs the
+// operator's commands (contracts:deploy, doctor) against anvils of its own; "browser" drives the
+// dashboard in Chromium against the real stack (scripts/lib/stack.mjs).
 
 type Inject = (
   key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "webhookReceiverUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl" | "reorgChainsConfig" | "reorgAnvilUrl",
@@ -87,7 +88,7 @@ export default defineConfig(async () => {
         workerProject({
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/contracts/**", "test/docs/**", "test/faults/**", "test/layers/**", "test/limits/**", "test/migrations/**", "test/reorg/**"],
+          exclude: ["test/contracts/**", "test/docs/**", "test/faults/**", "test/layers/**", "test/limits/**", "test/migrations/**", "test/ops/**", "test/reorg/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({
@@ -158,6 +159,17 @@ export default defineConfig(async () => {
             environment: "node",
             include: ["test/contracts/**/*.test.ts"],
             globalSetup: ["./test/contracts/global-setup.ts"],
+            testTimeout: 120_000,
+            hookTimeout: 120_000,
+          },
+        },
+        {
+          // The operator's commands (contracts:deploy, doctor) and the shipped chain config, in
+          // Node against anvils the files start themselves.
+          test: {
+            name: "ops",
+            environment: "node",
+            include: ["test/ops/**/*.test.ts"],
             testTimeout: 120_000,
             hookTimeout: 120_000,
           },
