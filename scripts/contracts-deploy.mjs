@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { createPublicClient, createWalletClient, defineChain, formatEther, formatGwei, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { CREATE2_DEPLOYER } from "./lib/create2.mjs";
+import { rpcLabel } from "./lib/rpc-label.mjs";
 import { DeployError, confirmDeployments, estimateDeployments, inspectDropContracts, sendDeployments } from "./lib/drop-contracts.mjs";
 
 const USAGE = "usage: DEPLOYER_PRIVATE_KEY=0x… npm run contracts:deploy -- --rpc <url> [--chain-id <id>] [--dry-run]";
@@ -25,20 +26,12 @@ function parseOptions() {
     process.exit(0);
   }
   if (!values.rpc) throw new DeployError("usage", `--rpc is required\n${USAGE}`);
+  if (!URL.canParse(values.rpc)) throw new DeployError("usage", "--rpc is not a URL");
   const chainId = values["chain-id"] === undefined ? undefined : Number(values["chain-id"]);
   if (chainId !== undefined && !Number.isSafeInteger(chainId)) throw new DeployError("usage", `--chain-id must be a number\n${USAGE}`);
   return { rpcUrl: values.rpc, chainId, dryRun: values["dry-run"] };
 }
 
-/** The RPC URL without its path or query, which often carry a provider's API key. */
-function rpcLabel(rpcUrl) {
-  try {
-    const url = new URL(rpcUrl);
-    return url.pathname.length > 1 || url.search ? `${url.origin}/…` : url.origin;
-  } catch {
-    throw new DeployError("usage", "--rpc is not a URL");
-  }
-}
 
 function deployerAccount() {
   if (!rawKey) return undefined;

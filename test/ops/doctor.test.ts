@@ -1,0 +1,195 @@
+// npm run doctor against a real devnet: anvil with the contracts deployed and a local D1 with the
+// migrations applied give an all-green table and exit 0; then each check is broken on purpose
+// (wrong chain id, missing code, a factory address the build does not give, a bad mnemonic, a
+// short token, an http URL, unapplied migrations) and must fail with what to do. A whole run
+// asks wrangler for the migrations (seconds of CPU), so whole runs cover the table, the exit
+// code and the migrations; the other breaks go through the same check functions directly.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startAnvil, type AnvilHandle } from "../../scripts/lib/anvil.mjs";
+import { deployDevnet, devnetChains, type DevnetAddresses } from "../../scripts/lib/devnet.mjs";
+import { ADMIN_TOKEN_MIN_LENGTH, checkChain, checkPublicUrl, checkSecrets } from "../../scripts/lib/doctor-checks.mjs";
+import { renderReport, runDoctor, type DoctorReport, type DoctorRow } from "../../scripts/lib/doctor.mjs";
+import { dropContractAddresses } from "../../scripts/lib/drop-contracts.mjs";
+import { ROOT } from "../../scripts/lib/solc-build.mjs";
+import { ADMIN_TOKEN_MIN_LENGTH as SERVICE_MIN_LENGTH } from "../../src/services/auth/admin-token";
+import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "../fixtures/secrets";
+import { runScript, type ScriptRun } from "./run-script";
+
+const PUBLIC_URL = "http://127.0.0.1:8787";
+// The last word carries the checksum: "abandon" there makes a phrase of valid words that is not BIP-39.
+const BAD_MNEMONIC = TEST_WALLET_MNEMONIC.replace(/about$/, "abandon");
+
+let tmp: string;
+let devnet: AnvilHandle;
+let bare: AnvilHandle;
+let contracts: DevnetAddresses;
+let migrated: string;
+const reports: Record<string, DoctorReport> = {};
+const cli: Record<string, ScriptRun> = {};
+
+function applyMigrations(persistTo: string) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      stdio: "ignore",
+    });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`migrations apply exited ${code}`))));
+  });
+}
+
+/** The environment of a healthy local setup; each case overrides one thing. */
+function environ(overrides: Record<string, string | undefined> = {}) {
+  return {
+    ...process.env,
+    CHAINS: JSON.stringify(devnetChains(devnet.url, contracts)),
+    PUBLIC_URL,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    WALLET_MNEMONIC: TEST_WALLET_MNEMONIC,
+    ...overrides,
+  };
+}
+
+/** A local doctor run that ignores the developer's own .dev.vars and .dev/credentials.json. */
+const doctor = (overrides: Record<string, string | undefined>, persistTo = migrated) =>
+  runDoctor({ environ: environ(overrides), persistTo, devVars: path.join(tmp, "none.vars"), credentials: path.join(tmp, "none.json") });
+
+const row = (report: DoctorReport | DoctorRow[], check: string) => {
+  const rows = Array.isArray(report) ? report : report.rows;
+  const found = rows.find((r) => r.check === check);
+  if (!found) throw new Error(`no row ${check} in ${JSON.stringify(rows)}`);
+  return found;
+};
+const failures = (report: DoctorReport | DoctorRow[]) => (Array.isArray(report) ? report : report.rows).filter((r) => r.status === "fail").map((r) => r.check);
+const devnetChain = () => devnetChains(devnet.url, contracts)[1868];
+const secretsRows = (overrides: { ADMIN_TOKEN?: string; WALLET_MNEMONIC?: string }) =>
+  checkSecrets({ ADMIN_TOKEN: TEST_ADMIN_TOKEN, WALLET_MNEMONIC: TEST_WALLET_MNEMONIC, ...overrides }, "the environment", (name) => `put ${name}`);
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "mintyard-doctor-"));
+  migrated = path.join(tmp, "migrated");
+  [devnet, bare] = await Promise.all([startAnvil({ blockTime: 0 }), startAnvil({ blockTime: 0 })]);
+  contracts = await deployDevnet(devnet.url);
+  await applyMigrations(migrated);
+  const cliEnv = (overrides: Record<string, string> = {}) => ({ ...environ(overrides), HOME: tmp });
+  await Promise.all([
+    doctor({}).then((report) => (reports.green = report)),
+    doctor({}, path.join(tmp, "empty")).then((report) => (reports.unapplied = report)),
+    runScript("doctor.mjs", ["--persist-to", migrated], cliEnv()).then((run) => (cli.green = run)),
+    runScript("doctor.mjs", ["--persist-to", migrated], cliEnv({ ADMIN_TOKEN: "short" })).then((run) => (cli.broken = run)),
+  ]);
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all([devnet?.stop(), bare?.stop()]);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("doctor on a healthy devnet", () => {
+  it("passes every check and says where each input came from", () => {
+    const report = reports.green!;
+    expect(failures(report), renderReport(report)).toEqual([]);
+    expect(report.rows.map((r) => [r.check, r.status])).toEqual([
+      ["chain 1868: RPC", "ok"],
+      ["chain 1868: Seaport 1.6", "ok"],
+      ["chain 1868: DropERC721 implementation", "ok"],
+      ["chain 1868: DropFactory", "ok"],
+      ["secret ADMIN_TOKEN", "ok"],
+      ["secret WALLET_MNEMONIC", "ok"],
+      ["D1 migrations", "ok"],
+      ["PUBLIC_URL", "ok"],
+    ]);
+    expect(row(report, "chain 1868: DropFactory").detail).toBe(`${dropContractAddresses().dropFactoryAddress} (this build's code)`);
+    expect(row(report, "D1 migrations").detail).toMatch(/^all \d+ applied$/);
+    expect(report.title).toContain("CHAINS from the CHAINS environment variable");
+  });
+
+  it("prints one table and exits 0 from the command line, 1 with a line saying what to do on a failure", () => {
+    expect(cli.green!.code, cli.green!.output).toBe(0);
+    expect(cli.green!.stdout).toMatch(/^check +result +detail$/m);
+    expect(cli.green!.stdout).toMatch(/^chain 1868: DropFactory +ok +0x/m);
+    expect(cli.green!.stdout).toContain("doctor: all 8 checks passed");
+
+    expect(cli.broken!.code).toBe(1);
+    expect(cli.broken!.stdout).toMatch(/^secret ADMIN_TOKEN +FAIL +5 characters; the service refuses one shorter than 32/m);
+    expect(cli.broken!.stdout).toContain("✗ secret ADMIN_TOKEN: 5 characters");
+    expect(cli.broken!.stdout).toContain("→ use a longer one (openssl rand -base64 32) and put ADMIN_TOKEN=");
+    expect(cli.broken!.stdout).toContain("doctor: 1 of 8 checks failed");
+  });
+
+  it("never prints a secret", () => {
+    const shown = [...Object.values(reports).map(renderReport), cli.green!.output, cli.broken!.output, JSON.stringify([...secretsRows({ WALLET_MNEMONIC: BAD_MNEMONIC }), ...secretsRows({ ADMIN_TOKEN: "short" })])];
+    for (const text of shown) {
+      for (const secret of [TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC, BAD_MNEMONIC]) expect(text.includes(secret)).toBe(false);
+    }
+    expect(cli.broken!.output).not.toMatch(/\bshort\b/);
+  });
+});
+
+describe("doctor, each check broken on purpose", () => {
+  it("a chain whose RPC serves another chain id", async () => {
+    const report = await checkChain("1946", devnetChain());
+    expect(failures(report)).toEqual(["chain 1946: RPC"]);
+    expect(row(report, "chain 1946: RPC")).toMatchObject({ detail: `${devnet.url} serves chain 1868, not 1946`, fix: 'point CHAINS["1946"].rpcUrl at a chain-1946 node' });
+    expect(row(report, "chain 1946: DropFactory")).toMatchObject({ status: "skip", detail: "not checked: the RPC serves chain 1868" });
+  });
+
+  it("a chain without Seaport or the drop contracts", async () => {
+    const report = await checkChain("1868", { ...devnetChain(), rpcUrl: bare.url });
+    expect(failures(report)).toEqual(["chain 1868: Seaport 1.6", "chain 1868: DropERC721 implementation", "chain 1868: DropFactory"]);
+    expect(row(report, "chain 1868: Seaport 1.6").detail).toBe(`no code at ${contracts.seaportAddress}`);
+    expect(row(report, "chain 1868: DropFactory")).toMatchObject({
+      detail: `no code at ${contracts.dropFactoryAddress}`,
+      fix: "deploy it: npm run contracts:deploy -- --rpc <soneium RPC> --chain-id 1868",
+    });
+  });
+
+  it("a configured factory address that is not this build's", async () => {
+    const report = await checkChain("1868", { ...devnetChain(), dropFactoryAddress: contracts.seaportAddress });
+    expect(failures(report)).toEqual(["chain 1868: DropFactory"]);
+    expect(row(report, "chain 1868: DropFactory")).toMatchObject({
+      detail: `CHAINS dropFactoryAddress is ${contracts.seaportAddress}, this build's factory is ${contracts.dropFactoryAddress}`,
+      fix: expect.stringContaining(`set dropFactoryAddress to ${contracts.dropFactoryAddress} in wrangler.toml`),
+    });
+  });
+
+  it("a mnemonic that is not valid BIP-39", () => {
+    const report = secretsRows({ WALLET_MNEMONIC: BAD_MNEMONIC });
+    expect(failures(report)).toEqual(["secret WALLET_MNEMONIC"]);
+    expect(failures(secretsRows({ WALLET_MNEMONIC: `  ${TEST_WALLET_MNEMONIC.replaceAll(" ", "\n ")} ` }))).toEqual([]);
+    expect(row(report, "secret WALLET_MNEMONIC").detail).toBe("not a valid BIP-39 English phrase (12 words; a word outside the list or a bad checksum)");
+  });
+
+  it("an admin token shorter than the service accepts", () => {
+    expect(ADMIN_TOKEN_MIN_LENGTH).toBe(SERVICE_MIN_LENGTH);
+    const report = secretsRows({ ADMIN_TOKEN: TEST_ADMIN_TOKEN.slice(0, SERVICE_MIN_LENGTH - 1) });
+    expect(failures(report)).toEqual(["secret ADMIN_TOKEN"]);
+    expect(row(report, "secret ADMIN_TOKEN").detail).toBe(`${SERVICE_MIN_LENGTH - 1} characters; the service refuses one shorter than ${SERVICE_MIN_LENGTH} (admin API and dashboard off)`);
+  });
+
+  it("a PUBLIC_URL over http to a host that is not loopback", () => {
+    expect(checkPublicUrl("http://mintyard.example.com", { local: true })).toMatchObject({
+      status: "fail",
+      detail: expect.stringContaining("http://mintyard.example.com: http to a host that is not loopback"),
+    });
+  });
+
+  it("http is loopback-only and local-only", () => {
+    expect(checkPublicUrl("http://localhost:8787", { local: true }).status).toBe("ok");
+    expect(checkPublicUrl("http://[::1]:8787", { local: true }).status).toBe("ok");
+    expect(checkPublicUrl("http://127.0.0.1:8787", { local: false })).toMatchObject({ status: "fail", detail: expect.stringContaining("http outside local development") });
+    expect(checkPublicUrl("https://api.mintyard.example", { local: false })).toMatchObject({ status: "ok", detail: "https://api.mintyard.example" });
+    expect(checkPublicUrl("not a url", { local: false }).status).toBe("fail");
+  });
+
+  it("a local D1 without the migrations", () => {
+    const report = reports.unapplied!;
+    expect(failures(report)).toEqual(["D1 migrations"]);
+    expect(row(report, "D1 migrations").detail).toMatch(/^(\d+) of \1 not applied: 0000_init\.sql, /);
+    expect(row(report, "D1 migrations").fix).toMatch(/^run npx wrangler d1 migrations apply DB --local --persist-to /);
+  });
+});
