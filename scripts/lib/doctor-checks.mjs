@@ -166,6 +166,8 @@ export function checkPublicUrl(value, { local }) {
   } catch {
     return fail(check, `not a URL: ${JSON.stringify(value ?? "")}`, fix);
   }
+  // wrangler.toml's environments ship a host under .invalid (RFC 2606) until the operator sets one.
+  if (url.hostname.endsWith(".invalid")) return fail(check, `${url.origin} is wrangler.toml's placeholder`, fix);
   if (url.protocol === "https:") return ok(check, url.origin);
   if (url.protocol === "http:" && local && LOOPBACK_HOSTS.has(url.hostname)) return ok(check, `${url.origin} (loopback, local only)`);
   const why = url.protocol === "http:" ? (local ? "http to a host that is not loopback" : "http outside local development") : `${url.protocol} is not https`;

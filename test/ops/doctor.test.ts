@@ -5,7 +5,7 @@
 // asks wrangler for the migrations (seconds of CPU), so whole runs cover the table, the exit
 // code and the migrations; the other breaks go through the same check functions directly.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -191,5 +191,49 @@ describe("doctor, each check broken on purpose", () => {
     expect(failures(report)).toEqual(["D1 migrations"]);
     expect(row(report, "D1 migrations").detail).toMatch(/^(\d+) of \1 not applied: 0000_init\.sql, /);
     expect(row(report, "D1 migrations").fix).toMatch(/^run npx wrangler d1 migrations apply DB --local --persist-to /);
+  });
+});
+
+describe("doctor on a remote environment, offline", () => {
+  it("reads [env.staging], takes the secrets from --secrets-file, and names each placeholder and unreachable service", async () => {
+    const secretsFile = path.join(tmp, "secrets.staging");
+    writeFileSync(secretsFile, `ADMIN_TOKEN="${TEST_ADMIN_TOKEN}"\nWALLET_MNEMONIC="${TEST_WALLET_MNEMONIC}"\n`);
+    const offline = { PATH: process.env.PATH, HOME: tmp };
+    const shipped = await runDoctor({ env: "staging", environ: offline, secretsFile });
+    expect(shipped.title).toBe(`environment staging: CHAINS from wrangler.toml [env.staging], PUBLIC_URL from wrangler.toml [env.staging], secrets from ${secretsFile}`);
+    expect(shipped.rows.map((r) => [r.check, r.status])).toEqual([
+      ["chain 1946: RPC", "fail"],
+      ["chain 1946: Seaport 1.6", "skip"],
+      ["chain 1946: DropERC721 implementation", "skip"],
+      ["chain 1946: DropFactory", "skip"],
+      ["secret ADMIN_TOKEN", "ok"],
+      ["secret WALLET_MNEMONIC", "ok"],
+      ["resource ids", "fail"],
+      ["D1 migrations", "skip"],
+      ["PUBLIC_URL", "fail"],
+    ]);
+    expect(row(shipped, "chain 1946: RPC").detail).toMatch(/^https:\/\/rpc\.minato\.soneium\.org did not answer/);
+    expect(row(shipped, "resource ids")).toMatchObject({
+      detail: "placeholder ids in wrangler.toml [env.staging]: D1 DB (mintyard-staging), KV KV",
+      fix: expect.stringContaining("npx wrangler d1 create mintyard-staging; npx wrangler kv namespace create KV --env staging"),
+    });
+    expect(row(shipped, "PUBLIC_URL").detail).toContain("https://mintyard-staging.invalid is wrangler.toml's placeholder");
+
+    // Ids filled in: the migrations are asked of Cloudflare, which this machine cannot reach.
+    const filled = path.join(tmp, "wrangler.filled.toml");
+    writeFileSync(
+      filled,
+      readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
+        .replaceAll('database_id = "00000000-0000-0000-0000-000000000000"', 'database_id = "6f1b0c7e-5d1a-4c43-9a57-2f3e8b9d0a11"')
+        .replaceAll('id = "00000000000000000000000000000000"', 'id = "0f5e4d3c2b1a09f8e7d6c5b4a3928170"')
+        .replaceAll('migrations_dir = "migrations"', `migrations_dir = ${JSON.stringify(path.join(ROOT, "migrations"))}`),
+    );
+    const remote = await runDoctor({ env: "staging", environ: offline, secretsFile, configPath: filled });
+    expect(row(remote, "resource ids").status).toBe("ok");
+    expect(row(remote, "D1 migrations")).toMatchObject({
+      status: "fail",
+      detail: expect.stringMatching(/^wrangler could not list them: .*CLOUDFLARE_API_TOKEN/),
+      fix: expect.stringContaining("this check needs Cloudflare's API: set CLOUDFLARE_API_TOKEN"),
+    });
   });
 });
