@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations, type D1Migration } from "@cloudflare/vitest-pool-workers";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+import { buildDocsAssets } from "./scripts/docs-assets.mjs";
 import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.ts";
 
 // Nine projects: "workers" runs the service inside workerd (D1, KV, R2, both Durable Objects)
@@ -11,8 +12,9 @@ import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.
 // (webhook signatures, OpenAPI lint, generated files current) and the docs' reference check;
 // "layers" checks src/'s import rules with dependency-cruiser (.dependency-cruiser.cjs);
 // "migrations" applies the migration files that move data to SQLite in Node; "ops" runs the
-// operator's commands (contracts:deploy, doctor) against anvils of its own; "browser" drives the
-// dashboard in Chromium against the real stack (scripts/lib/stack.mjs).
+// operator's commands (contracts:deploy, doctor) against anvils of their own; "browser" drives
+// the dashboard and /docs (network blocked) in Chromium against the real stack
+// (scripts/lib/stack.mjs).
 
 type Inject = (
   key: "chainsConfig" | "rpcUrl" | "seaportClientUrl" | "webhookReceiverUrl" | "faultChainsConfig" | "faultAnvilUrl" | "faultProxyUrl" | "reorgChainsConfig" | "reorgAnvilUrl",
@@ -78,6 +80,9 @@ const EXCLUSIVE = { maxWorkers: 1, sequence: { groupOrder: 1 } } as const;
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
+  // wrangler.toml's [assets] directory (the /docs bundle) must exist before the pool reads it;
+  // wrangler builds it itself for dev and deploy, but the pool runs no [build].
+  buildDocsAssets();
   return {
     test: {
       // The JSON report feeds .ci/run's closing "N passed, N failed" line.
@@ -175,8 +180,8 @@ export default defineConfig(async () => {
           },
         },
         {
-          // The dashboard in Debian's Chromium (playwright-core) against the real stack; skipped
-          // without /usr/bin/chromium (test/browser/dashboard.e2e.ts).
+          // The dashboard and /docs in Debian's Chromium (playwright-core) against the real stack;
+          // skipped without /usr/bin/chromium (test/browser/).
           test: {
             name: "browser",
             environment: "node",

@@ -1,4 +1,3 @@
-import { Scalar } from "@scalar/hono-api-reference";
 import type { ErrorHandler, NotFoundHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -10,6 +9,7 @@ import type { AppBindings } from "./routes/app-types";
 import { registerOpenApi } from "./openapi";
 import { routers } from "./routes";
 import { dashboardRouter } from "./routes/dashboard/dashboard.index";
+import { docsRouter } from "./routes/docs/docs.index";
 import { ChainUnavailableError } from "./chain/chain-unavailable";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -56,7 +56,7 @@ export function createApp() {
   for (const router of routers) app.route("/", router);
   app.route("/dashboard", dashboardRouter);
   registerOpenApi(app);
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Mintyard API" }));
+  app.route("/", docsRouter);
   app.notFound(onNotFound);
   app.onError(onError);
   return app;

@@ -91,11 +91,21 @@ describe("service basics", () => {
     expect(body.paths["/v1/drops"].get.responses["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/ErrorEnvelope");
   });
 
-  it("serves the API reference page", async () => {
+  it("serves the API reference page and its script, loading everything from this origin", async () => {
     const { status, body, headers } = await call("/docs");
     expect(status).toBe(200);
     expect(headers.get("content-type")).toContain("text/html");
     expect(body).toContain("/openapi.json");
+    expect(headers.get("content-security-policy")).toContain("default-src 'none'; script-src 'self'");
+    const sources = [...(body as string).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(sources).toEqual(["/docs/swagger-ui/swagger-ui.css", "/openapi.json", "/docs/swagger-ui/swagger-ui-bundle.js", "/docs/init.js"]);
+
+    const init = await call("/docs/init.js");
+    expect(init.headers.get("content-type")).toContain("text/javascript");
+    expect(init.body).toContain('url: "/openapi.json"');
+    expect(init.body).toContain("validatorUrl: null");
+    // Swagger UI's files are static assets, which wrangler serves before the Worker; the pool's
+    // SELF reaches the Worker only, so test/browser/docs.e2e.ts loads them.
   });
 
   it("answers unknown routes with the 404 envelope and a request id", async () => {

@@ -265,9 +265,13 @@ async function snapshotWorker(dir, step) {
   const done = step("Bundling the Worker (a snapshot: later edits to src/ do not reload it)");
   rmSync(dir, { recursive: true, force: true });
   await run(process.execPath, [WRANGLER_BIN, "deploy", "--dry-run", "--outdir", dir]);
+  // The dry run also ran wrangler.toml's [build] (the /docs assets): the copy serves them from
+  // the repository's build/assets and builds nothing itself.
   const config = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8")
     .replace(/^main\s*=.*$/m, 'main = "index.js"')
-    .replace(/^migrations_dir\s*=.*$/m, `migrations_dir = ${JSON.stringify(path.join(ROOT, "migrations"))}`);
+    .replace(/^migrations_dir\s*=.*$/m, `migrations_dir = ${JSON.stringify(path.join(ROOT, "migrations"))}`)
+    .replace(/^directory\s*=.*$/m, `directory = ${JSON.stringify(path.join(ROOT, "build", "assets"))}`)
+    .replace(/^\[build\]\ncommand\s*=.*\n/m, "");
   writeFileSync(path.join(dir, "wrangler.toml"), config);
   done();
   snapshots.set(dir, path.join(dir, "wrangler.toml"));

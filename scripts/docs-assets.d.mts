@@ -1,0 +1,2 @@
+export declare const ASSETS_DIR: string;
+export declare function buildDocsAssets(): string;
