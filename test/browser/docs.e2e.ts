@@ -54,7 +54,7 @@ describe("/docs in Chromium, offline", () => {
     page.on("console", (message) => {
       if (message.type() === "error") problems.push(`console: ${message.text()}`);
     });
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await context?.close();
