@@ -1,7 +1,7 @@
 // GET /docs (the API reference page) and the script that starts it. Outside the OpenAPI
 // document, like the dashboard; Swagger UI's own files are static assets (docs.page.ts).
 import { Hono } from "hono";
-import type { AppBindings } from "../../lib/types";
+import type { AppBindings } from "../app-types";
 import { DOCS_CSP, DOCS_HTML, DOCS_INIT_JS, DOCS_INIT_PATH } from "./docs.page";
 
 // Set per route: middleware on "*" here would reach every route of the app this is mounted in.
