@@ -1,6 +1,8 @@
 // Every unknown key costs a KV read and a D1 query before it can be refused, so a client that
-// presents many is refused for a while without either (decision 105). Counted by a rate-limit
-// binding shared by the location's isolates; each isolate remembers a refused client.
+// presents many is refused the D1 query for a while (decision 105): its keys are still read from
+// KV, which holds an entry for every live key, so a key that resolves is never refused here
+// (decision 119). Counted by a rate-limit binding shared by the location's isolates; each
+// isolate remembers a refused client.
 import { IsolateCache } from "./isolate-cache";
 import { logWarn } from "./log";
 import { AppError } from "./errors";
@@ -45,7 +47,7 @@ export function unknownKeyClient(header: (name: string) => string | undefined): 
   return ipv6Prefix64(address) ?? address;
 }
 
-/** Whether `client` is refused: only keys its isolate recently resolved are looked up for it. */
+/** Whether `client` is refused: a key of its that KV does not know is not looked up in D1. */
 export const clientRefused = (client: string | null): boolean => client !== null && refusedClients.get(client) === true;
 
 /**

@@ -3,7 +3,7 @@ import { projectWalletAddress } from "../chain/wallet";
 import { apiKeys, projects } from "../db/schema";
 import { AppError, notFound } from "../lib/errors";
 import { settleAllOrThrow } from "../lib/settle";
-import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, keyCacheTtlSeconds, sha256Hex, type KeyKind } from "./auth/keys";
+import { deleteKeyEntry, displayPrefix, forgetKey, generatePlainKey, keyCacheTtlSeconds, recordNewKey, sha256Hex, type KeyKind } from "./auth/keys";
 import type { ServiceContext } from "./context";
 
 export interface ProjectView {
@@ -101,14 +101,16 @@ export async function createKey(ctx: ServiceContext, projectId: string, kind: Ke
   const key = generatePlainKey(kind);
   const id = crypto.randomUUID();
   const createdAt = Date.now();
+  const keyHash = await sha256Hex(key);
   const inserted = await ctx.env.DB.prepare(
     `insert into api_keys (id, project_id, kind, key_hash, prefix, created_at, created_by_key_id)
      select ?1, ?2, ?3, ?4, ?5, ?6, ?7
      where ?7 is null or exists (select 1 from api_keys where id = ?7 and project_id = ?2 and kind = 'secret' and revoked_at is null)`,
   )
-    .bind(id, projectId, kind, await sha256Hex(key), displayPrefix(key), createdAt, createdByKeyId)
+    .bind(id, projectId, kind, keyHash, displayPrefix(key), createdAt, createdByKeyId)
     .run();
   if (!inserted.meta.changes) throw new AppError("unauthorized", "the secret key this session was opened with has been revoked; sign in again");
+  await recordNewKey(ctx.env.KV, keyHash, { keyId: id, projectId, kind });
   return { id, kind, key, prefix: displayPrefix(key), projectId, createdAt: new Date(createdAt).toISOString() };
 }
 

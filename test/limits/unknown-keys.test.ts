@@ -1,7 +1,7 @@
-// Unknown keys per client (decision 105). This project allows 3 counted requests per client per
-// 10 s (vitest.config.ts); past that the client is refused for 60 s without the KV read and D1
-// query an unknown key costs, except for keys its isolate recently resolved. Each burst starts
-// early in one of the limiter's fixed 10 s windows.
+// Unknown keys per client (decisions 105, 119). This project allows 3 counted requests per client
+// per 10 s (vitest.config.ts); past that, for 60 s, a key of the client's that KV does not know is
+// refused without the D1 query it would cost, while every key KV knows (every live key) is still
+// looked up and serves. Each burst starts early in one of the limiter's fixed 10 s windows.
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { anyKey } from "../../src/routes/middleware/auth";
 import { AppError } from "../../src/lib/errors";
 import type { AppBindings } from "../../src/routes/app-types";
 import { countUnknownKey, unknownKeyClient } from "../../src/lib/unknown-keys";
+import { keyCacheKey, sha256Hex } from "../../src/services/auth/keys";
 import { TEST_ADMIN_TOKEN } from "../fixtures/secrets";
 import { DashboardClient } from "../helpers/dashboard";
 import { call, expectEnvelope } from "../helpers/http";
@@ -53,7 +54,7 @@ const ask = async (appEnv: Env, keys: { apiKey?: string; bearer?: string }, clie
 const from = (address: string) => ({ "cf-connecting-ip": address });
 
 describe("requests whose unknown keys fail them", () => {
-  it("are refused past the limit without reading KV or D1, keys the isolate resolved before excepted", async () => {
+  it("are refused past the limit without reading D1, while the client's keys KV knows serve", async () => {
     const project = await createTestProject("Unknown keys");
     const { env: appEnv, reads } = countingEnv();
     const client = from("198.51.100.7");
@@ -68,12 +69,14 @@ describe("requests whose unknown keys fail them", () => {
 
     reads.kv = reads.d1 = 0;
     expect(await ask(appEnv, { apiKey: unknownKey() }, client)).toEqual({ status: 429, retryAfter: "60" });
-    // A key never resolved in this isolate would need the stores: refused too.
-    expect((await ask(appEnv, { bearer: project.secretKey }, client)).status).toBe(429);
-    expect(reads).toEqual({ kv: 0, d1: 0 });
-    // The key it resolved before is still looked up (so a revocation still counts), and serves,
-    // with or without an unknown key beside it.
+    // Refused on KV's answer alone: the D1 query is what a refused client no longer gets.
+    expect(reads).toEqual({ kv: 1, d1: 0 });
+    // Every key KV knows is still looked up (so a revocation still counts) and serves: the key this
+    // isolate resolved before, one it never resolved (its entry, written at creation, sends the
+    // lookup on to D1), and either beside an unknown key.
     expect((await ask(appEnv, { apiKey: project.apiKey }, client)).status).toBe(200);
+    expect((await ask(appEnv, { bearer: project.secretKey }, client)).status).toBe(200);
+    expect(reads.d1).toBeGreaterThan(0);
     expect((await ask(appEnv, { apiKey: project.apiKey, bearer: unknownKey() }, client)).status).toBe(200);
 
     // Other clients are not affected; without an address (no HTTP front) nothing is counted.
@@ -119,8 +122,45 @@ describe("requests whose unknown keys fail them", () => {
     const page = await signIn(unknownKey());
     expect([page.status, page.headers.get("retry-after")]).toEqual([429, "60"]);
     expect(page.html).toContain("too many unknown keys");
-    // Until the minute is over, not even the admin token signs in from there.
-    expect((await signIn(TEST_ADMIN_TOKEN)).status).toBe(429);
+    // The admin token is compared, never looked up: it signs in from there.
+    expect((await signIn(TEST_ADMIN_TOKEN)).status).toBe(303);
+  });
+});
+
+describe("a key that resolves", () => {
+  const refuse = async (client: Record<string, string>) => {
+    await earlyInLimiterWindow();
+    for (let i = 0; i < 3; i++) expectEnvelope(await call("/v1/drops", { apiKey: unknownKey(), headers: client }), 401, "unauthorized");
+    expectEnvelope(await call("/v1/drops", { apiKey: unknownKey(), headers: client }), 429, "rate_limited");
+  };
+
+  it("is never refused for the unknown keys others sent from its address, nor is the admin sign-in", async () => {
+    // Serverless platforms share egress addresses: a stranger's guesses must not lock a project out.
+    const shared = from("198.51.100.30");
+    await refuse(shared);
+    const fresh = await createTestProject("Created after its address was refused");
+    expect((await call("/v1/drops", { apiKey: fresh.apiKey, headers: shared })).status).toBe(200);
+    expect((await call("/v1/project-wallet", { secretKey: fresh.secretKey, headers: shared })).status).toBe(200);
+
+    const browser = new DashboardClient();
+    const signIn = (credential: string) => browser.post("/dashboard/sign-in", { credential, csrf: null }, shared);
+    expect((await signIn(TEST_ADMIN_TOKEN)).status).toBe(303);
+    expect((await signIn(fresh.secretKey)).status).toBe(303);
+    // The guesses themselves are still refused.
+    expect((await signIn(unknownKey())).status).toBe(429);
+    expectEnvelope(await call("/v1/drops", { apiKey: unknownKey(), headers: shared }), 429, "rate_limited");
+  });
+
+  it("waits like an unknown one only while KV holds no entry for it, until a lookup from elsewhere writes one", async () => {
+    const shared = from("198.51.100.31");
+    const project = await createTestProject("Entry lost");
+    // As when the write at creation failed.
+    await env.KV.delete(keyCacheKey(await sha256Hex(project.apiKey)));
+    await refuse(shared);
+    expectEnvelope(await call("/v1/drops", { apiKey: project.apiKey, headers: shared }), 429, "rate_limited");
+    expect((await call("/v1/drops", { apiKey: project.apiKey, headers: from("198.51.100.32") })).status).toBe(200);
+    expect(await env.KV.get(keyCacheKey(await sha256Hex(project.apiKey)), "json")).toMatchObject({ keyId: project.apiKeyId, revoked: false });
+    expect((await call("/v1/drops", { apiKey: project.apiKey, headers: shared })).status).toBe(200);
   });
 });
 

@@ -102,7 +102,7 @@ describe("keys and tenancy", () => {
       const project = await createTestProject();
       const ctx = serviceContext(env);
       const cacheKey = keyCacheKey(await sha256Hex(project.secretKey));
-      await env.KV.put(cacheKey, JSON.stringify({ keyId: project.secretKeyId, projectId: project.id, kind: "secret", revoked: false }));
+      await env.KV.put(cacheKey, JSON.stringify({ keyId: project.secretKeyId, projectId: project.id, kind: "secret", revoked: false, trustedUntil: Date.now() + 60_000 }));
       const racing = {
         get: async (key: string, type: "json") => {
           const value = await env.KV.get(key, type);

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../../services/auth/admin-token";
-import { keyCacheTtlSeconds, keyResolvedRecently, resolveKey, wellFormedKey, type KeyKind, type ResolvedKey } from "../../services/auth/keys";
+import { keyCacheTtlSeconds, resolveKey, wellFormedKey, type KeyKind, type ResolvedKey } from "../../services/auth/keys";
 import { serviceContext } from "../../services/context";
 import { AppError } from "../../lib/errors";
 import type { AppBindings } from "../app-types";
@@ -29,9 +29,10 @@ export function requireKey(...kinds: KeyKind[]): MiddlewareHandler<AppBindings> 
     const { env, db } = serviceContext(c.env);
     const store = { db, kv: env.KV, cacheTtlSeconds: keyCacheTtlSeconds(env) };
     const client = unknownKeyClient((name) => c.req.header(name));
-    // A client refused for unknown keys still gets the keys this isolate recently resolved looked up (decision 105).
-    const refused = clientRefused(client);
-    const resolved = await Promise.all(plain.map(async (key) => (!refused || (await keyResolvedRecently(key)) ? resolveKey(store, key) : null)));
+    // A client refused for unknown keys still has every key KV knows looked up: only the D1
+    // query a key unknown to KV would cost is withheld (decisions 105, 119).
+    const reach = clientRefused(client) ? "kv" : "stores";
+    const resolved = await Promise.all(plain.map((key) => resolveKey(store, key, reach)));
     const valid = resolved.filter((key): key is ResolvedKey => key !== null);
     if (new Set(valid.map((key) => key.projectId)).size > 1) {
       throw new AppError("unauthorized", "x-api-key and Authorization hold keys of different projects");
@@ -39,7 +40,7 @@ export function requireKey(...kinds: KeyKind[]): MiddlewareHandler<AppBindings> 
     const chosen = valid.find((key) => kinds.includes(key.kind));
     if (!chosen) {
       if (valid.length < resolved.length) {
-        if (refused) throw tooManyUnknownKeys();
+        if (reach === "kv") throw tooManyUnknownKeys();
         // Counted only when a lookup was made and the request fails for it: a stale second key
         // beside one that serves the request is no guess.
         if (plain.some((key, index) => resolved[index] === null && wellFormedKey(key))) await countUnknownKey(env, client);

@@ -19,10 +19,23 @@ export interface ResolvedKey {
   kind: KeyKind;
 }
 
-/** KV value for a key hash. Revocation deletes the entry, so `revoked` is only a guard. */
-interface CachedKey extends ResolvedKey {
+/**
+ * KV value for a key hash: every live key has one, written when the key is created and again
+ * after each D1 lookup, with no expiry, so KV alone tells a key the service issued from a guess
+ * (lib/unknown-keys.ts). It answers for the key without D1 until `trustedUntil` (ms since the
+ * epoch; 0 when written at creation). Revocation deletes it, so `revoked` is only a guard.
+ */
+interface KeyEntry extends ResolvedKey {
   revoked: boolean;
+  trustedUntil?: number;
 }
+
+/**
+ * How far a lookup may go. "stores": KV, then D1 when KV's entry is missing or no longer trusted.
+ * "kv": a key KV holds no entry for is not looked up in D1 (a client refused for unknown keys:
+ * lib/unknown-keys.ts); a key it holds one for still is.
+ */
+export type KeyLookupReach = "stores" | "kv";
 
 export const keyCacheKey = (keyHash: string) => `apikey:${keyHash}`;
 
@@ -57,11 +70,11 @@ const PLAIN_KEY_SHAPE = /^(ak|sk)_[0-9A-Za-z]{32,64}$/;
 interface KeyStore {
   db: Db;
   kv: KVNamespace;
-  /** The KV entry's lifetime: keyCacheTtlSeconds(env), at least KV's 60 s. */
+  /** How long a KV entry answers without D1: keyCacheTtlSeconds(env). */
   cacheTtlSeconds: number;
 }
 
-/** The KV entry's `expirationTtl` resolveKey writes (KV's minimum is 60 s); a revocation re-deletes entries this young. */
+/** How long a KV entry answers for its key without D1 (at least 60 s); a revocation re-deletes entries of keys revoked this recently. */
 export const keyCacheTtlSeconds = (env: Pick<Env, "KEY_CACHE_TTL_SECONDS">) => Math.max(60, Number(env.KEY_CACHE_TTL_SECONDS) || 60);
 
 // A few seconds of isolate memory in front of KV: every request authenticates, and a KV read
@@ -81,33 +94,34 @@ export const forgetKey = (keyHash: string) => {
 /** Whether `plainKey` has the shape of a key: anything else is refused without a lookup. */
 export const wellFormedKey = (plainKey: string) => PLAIN_KEY_SHAPE.test(plainKey);
 
-// Hashes of keys this isolate resolved as live in the last 10 minutes: a client refused for
-// unknown keys (lib/unknown-keys.ts) still gets these looked up, revocation included.
-const resolvedRecently = new IsolateCache<true>(10 * 60 * 1000);
-
-/** Whether this isolate resolved `plainKey` as a live key in the last 10 minutes (no KV or D1 read). */
-export async function keyResolvedRecently(plainKey: string): Promise<boolean> {
-  return wellFormedKey(plainKey) && resolvedRecently.get(await sha256Hex(plainKey)) === true;
-}
-
-/** The key's project and kind, or null when the key is unknown, malformed or revoked. */
-export async function resolveKey(store: KeyStore, plainKey: string): Promise<ResolvedKey | null> {
+/** The key's project and kind, or null when the key is unknown, malformed or revoked (or unknown to KV, with reach "kv"). */
+export async function resolveKey(store: KeyStore, plainKey: string, reach: KeyLookupReach = "stores"): Promise<ResolvedKey | null> {
   if (!PLAIN_KEY_SHAPE.test(plainKey)) return null;
   const keyHash = await sha256Hex(plainKey);
   const inMemory = remembered.get(keyHash);
   if (inMemory) return inMemory;
   const revocationsBefore = revocations;
-  const resolved = await resolveFromStores(store, keyHash);
-  if (resolved && revocations === revocationsBefore) {
-    remembered.set(keyHash, resolved);
-    resolvedRecently.set(keyHash, true);
-  }
+  const resolved = await resolveFromStores(store, keyHash, reach);
+  if (resolved && revocations === revocationsBefore) remembered.set(keyHash, resolved);
   return resolved;
 }
 
-async function resolveFromStores(store: KeyStore, keyHash: string): Promise<ResolvedKey | null> {
-  const cached = await store.kv.get<CachedKey>(keyCacheKey(keyHash), "json");
-  if (cached) return cached.revoked ? null : { keyId: cached.keyId, projectId: cached.projectId, kind: cached.kind };
+/**
+ * Writes a new key's KV entry, so that KV knows it before its first use (a client refused for
+ * unknown keys is still served with it). Not trusted yet: its first lookup reads D1, which a
+ * revocation racing this write has already updated. A failed write is logged: the key's first
+ * lookup from a client not refused writes the entry.
+ */
+export async function recordNewKey(kv: KVNamespace, keyHash: string, key: ResolvedKey): Promise<void> {
+  const entry: KeyEntry = { ...key, revoked: false, trustedUntil: 0 };
+  await kv.put(keyCacheKey(keyHash), JSON.stringify(entry)).catch((error: unknown) => logWarn({}, { where: "auth.recordNewKey", keyId: key.keyId }, error));
+}
+
+async function resolveFromStores(store: KeyStore, keyHash: string, reach: KeyLookupReach): Promise<ResolvedKey | null> {
+  const known = await store.kv.get<KeyEntry>(keyCacheKey(keyHash), "json");
+  if (known?.revoked) return null;
+  if (known && (known.trustedUntil ?? 0) > Date.now()) return { keyId: known.keyId, projectId: known.projectId, kind: known.kind };
+  if (!known && reach === "kv") return null;
 
   const row = await store.db
     .select({ id: apiKeys.id, projectId: apiKeys.projectId, kind: apiKeys.kind, keyHash: apiKeys.keyHash })
@@ -116,14 +130,19 @@ async function resolveFromStores(store: KeyStore, keyHash: string): Promise<Reso
     .get();
   // The row was found by its hash; the explicit constant-time check keeps the comparison
   // itself free of early exits should the lookup ever become a prefix match.
-  if (!row || !timingSafeEqualHex(row.keyHash, keyHash)) return null;
+  if (!row || !timingSafeEqualHex(row.keyHash, keyHash)) {
+    // An entry left by a revocation whose deletes all failed: without it, KV no longer vouches
+    // for the key to a refused client. One attempt; the next lookup tries again.
+    if (known) await store.kv.delete(keyCacheKey(keyHash)).catch((error: unknown) => logWarn({}, { where: "auth.dropRevokedEntry" }, error));
+    return null;
+  }
 
   const resolved: ResolvedKey = { keyId: row.id, projectId: row.projectId, kind: row.kind };
-  const entry: CachedKey = { ...resolved, revoked: false };
-  // Only a cache: Workers KV answers a second write to one key within a second with an error,
-  // and a burst of first requests with a new key all write it. D1 has answered already.
+  const entry: KeyEntry = { ...resolved, revoked: false, trustedUntil: Date.now() + store.cacheTtlSeconds * 1000 };
+  // Best effort: Workers KV answers a second write to one key within a second with an error, and
+  // a burst of first requests with a new key all write it. D1 has answered already.
   await store.kv
-    .put(keyCacheKey(keyHash), JSON.stringify(entry), { expirationTtl: store.cacheTtlSeconds })
+    .put(keyCacheKey(keyHash), JSON.stringify(entry))
     .catch((error: unknown) => logWarn({}, { where: "auth.cacheKey", keyId: row.id }, error));
   // A revocation between the read above and this put deleted the entry before the put wrote it
   // back. Revocation writes D1 before deleting KV, so reading D1 again after the put either sees
@@ -140,7 +159,7 @@ const KV_WRITE_RETRY_MS = [1_000, 2_000];
 
 /**
  * Deletes a key's KV entry, for a revocation or a resolve that raced one: a live entry left behind
- * says "live" to every isolate until it expires, so a delete KV refuses (its one-write-a-second
+ * says "live" to every isolate until its `trustedUntil`, so a delete KV refuses (its one-write-a-second
  * limit per key) is tried again 1 s and 2 s later before this throws.
  */
 export async function deleteKeyEntry(kv: KVNamespace, keyHash: string): Promise<void> {

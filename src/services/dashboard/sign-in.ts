@@ -4,13 +4,14 @@ import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
 import { AppError, notFound } from "../../lib/errors";
 import { adminTokenUnusable, isAdminToken, usableAdminToken } from "../auth/admin-token";
-import { keyCacheTtlSeconds, resolveKey } from "../auth/keys";
+import { keyCacheTtlSeconds, resolveKey, type KeyLookupReach } from "../auth/keys";
 import type { ServiceContext } from "../context";
 import type { Principal, Session } from "./session";
 
 const INVALID = "invalid admin token or secret key";
 
-export async function signIn(ctx: ServiceContext, credential: unknown): Promise<Principal> {
+/** `reach`: how far a key may be looked up (services/auth/keys.ts); the admin token is compared whatever it is. */
+export async function signIn(ctx: ServiceContext, credential: unknown, reach: KeyLookupReach = "stores"): Promise<Principal> {
   const plain = typeof credential === "string" ? credential.trim() : "";
   if (!plain) throw new AppError("unauthorized", "enter the admin token or a project's secret key");
   // Refused before any credential is checked: no session may be signed with keys from a weak token.
@@ -20,6 +21,7 @@ export async function signIn(ctx: ServiceContext, credential: unknown): Promise<
   const resolved = await resolveKey(
     { db: ctx.db, kv: ctx.env.KV, cacheTtlSeconds: keyCacheTtlSeconds(ctx.env) },
     plain,
+    reach,
   );
   if (!resolved) throw new AppError("unauthorized", INVALID);
   if (resolved.kind !== "secret") throw new AppError("forbidden", "an API key cannot sign in to the dashboard: use the project's secret key");
