@@ -1,6 +1,6 @@
-// Ownership and approval reads an order's validity depends on. A revert is the contract's answer
-// ("no"); no answer from the node is a ChainUnavailableError, never a "no": an RPC outage must
-// not look like a seller who lost the token.
+// Ownership and approval reads an order's validity (and a token's existence) depends on. A revert
+// is the contract's answer ("no"); no answer from the node is a ChainUnavailableError, never a
+// "no": an RPC outage must not look like a seller who lost the token.
 import { parseAbi, type Address } from "viem";
 import { ChainUnavailableError } from "./chain-unavailable";
 import { publicClient } from "./client";
@@ -12,6 +12,7 @@ const nftAbi = parseAbi([
   "function getApproved(uint256 tokenId) view returns (address)",
   "function balanceOf(address owner, uint256 id) view returns (uint256)",
   "function isApprovedForAll(address owner, address operator) view returns (bool)",
+  "function totalMinted() view returns (uint256)",
 ]);
 
 /** The call's result, `onRevert` when the contract reverted (or has no such function). */
@@ -32,6 +33,11 @@ export async function erc721OwnerOf(rpcUrl: string, contract: string, tokenId: s
     null,
   );
   return owner?.toLowerCase() ?? null;
+}
+
+/** How many tokens one of our drop contracts has minted, burned ones included (its ids are 1…n); 0 when it has no code yet. */
+export async function dropTotalMinted(rpcUrl: string, contract: string): Promise<bigint> {
+  return readOr("totalMinted", () => publicClient(rpcUrl).readContract({ address: contract as Address, abi: nftAbi, functionName: "totalMinted" }), 0n);
 }
 
 export async function erc1155BalanceOf(rpcUrl: string, contract: string, owner: string, tokenId: string): Promise<bigint> {

@@ -407,6 +407,28 @@ describe("GET /v1/metadata/{chainId}/{contractAddress}/{tokenId}", () => {
     }
   });
 
+  it("answers made-up ids from what it knows: one chain read per drop, none per id", async () => {
+    // An unlimited drop whose project wallet minted ids 1 and 2 (D1's next id is 3), neither in D1
+    // any more: burned, or a public claim the indexer has not applied yet.
+    const unlimited = await seedDrop(project.id, { metadataStorageType: "metadata-api", nextTokenId: 3 });
+    const notFound = (tokenId: string) =>
+      expect(renderTokenMetadata(serviceContext(env), 1868, unlimited.contractAddress, tokenId), tokenId).rejects.toMatchObject({ code: "not_found" });
+    const chainReads = recordFetches(({ body }) => body?.includes('"eth_call"') ?? false);
+    // One instant: the negative answers' few seconds of life cannot run out during the flood.
+    vi.spyOn(Date, "now").mockReturnValue(Date.now());
+    try {
+      const madeUp = [...Array.from({ length: 40 }, (_, i) => String(3 + i * 7919)), String(2n ** 40n - 1n), String(2n ** 40n), MAX_UINT256];
+      for (const tokenId of madeUp) await notFound(tokenId);
+      // The chain's count of minted tokens (no code at this address: 0) answers every one of them.
+      expect(chainReads).toHaveLength(1);
+      // Ids it did mint cost an ownerOf each, once: a token gone from the chain stays gone.
+      for (const tokenId of ["1", "2", "1", "2", "1"]) await notFound(tokenId);
+      expect(chainReads).toHaveLength(3);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it("says no-store on errors raised before the handler too", async () => {
     const invalid = await SELF.fetch(`${BASE}${path("0xabc", "1")}`, { headers: { origin: "https://mint.example" } });
     await invalid.text();

@@ -24,7 +24,7 @@ export const getTokenMetadata = createRoute({
   description:
     "Public (any origin: `Access-Control-Allow-Origin: *`) and cacheable (`Cache-Control: public, max-age=300, stale-while-revalidate=86400`, strong `ETag`; `If-None-Match` gets a 304). " +
     "Served from R2 for `s3` drops (the token's document, else the drop's default) and rendered from D1 for `metadata-api` drops " +
-    "(the token's override, else the default). A token minted on chain is served at once, before the indexer has recorded it (the chain's `ownerOf` is asked). " +
+    "(the token's override, else the default). A token minted on chain is served before the indexer has recorded it: the chain's count of the drop's minted tokens (read at most every 5 s) and `ownerOf` are asked, so a token a public claim just minted may be a 404 for up to 5 s; ids the drop cannot have minted cost no chain read. " +
     "The drop's default is sent with `Cache-Control: public, no-cache` (revalidate every time) while a claim or mint of the drop by the project wallet is still pending: its receipt may write the token's own document. " +
     "Tokens not minted yet (or burned) have no metadata: 404, as do `self-hosted` drops and unknown contracts; errors carry `Cache-Control: no-store`.",
   request: {

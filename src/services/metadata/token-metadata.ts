@@ -1,9 +1,10 @@
 // The tokenURI target of `s3` and `metadata-api` drops (DESIGN §4 "Metadata storage").
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { assets, drops, tokenMetadata, transactions } from "../../db/schema";
-import { erc721OwnerOf } from "../../chain/nft-reads";
+import { dropTotalMinted, erc721OwnerOf } from "../../chain/nft-reads";
 import { getChain, type ChainConfig } from "../../lib/chains";
 import { AppError } from "../../lib/errors";
+import { IsolateCache } from "../../lib/isolate-cache";
 import type { TokenMetadata } from "../../schemas/resources";
 import { sha256Hex } from "../auth/keys";
 import type { ServiceContext } from "../context";
@@ -86,8 +87,38 @@ async function fromD1({ db }: ServiceContext, chainId: number, contractAddress: 
 }
 
 interface MetadataDrop {
-  id: string;
   totalSupply: number | null;
+  /** D1's next id the project wallet's mints produce: every id below it has been minted. */
+  nextTokenId: number;
+}
+
+/** The contract counts its ids in a uint40: no larger id can exist. */
+const MAX_TOKEN_ID = 2n ** 40n - 1n;
+// Negative answers, so that a flood of made-up ids costs no chain read per id. The chain's count of
+// a drop's minted tokens answers every id above it; ids the chain minted that no longer exist
+// were burned, for good (ids are never reused).
+const MINTED_COUNT_TTL_MS = 5_000;
+const mintedOnChain = new IsolateCache<bigint>(MINTED_COUNT_TTL_MS);
+const BURNED_TTL_MS = 60_000;
+const burnedTokens = new IsolateCache<true>(BURNED_TTL_MS);
+
+/** The chain's count of the drop's minted tokens, read at most once per MINTED_COUNT_TTL_MS per drop and isolate. */
+async function chainMintedCount(chain: ChainConfig, contractAddress: string): Promise<bigint> {
+  const key = `${chain.chainId}:${contractAddress}`;
+  const cached = mintedOnChain.get(key);
+  if (cached !== undefined) return cached;
+  const count = await dropTotalMinted(chain.rpcUrl, contractAddress);
+  mintedOnChain.set(key, count);
+  return count;
+}
+
+/** Whether a token the drop has minted still exists (ownerOf), with burned ones remembered. */
+async function notBurned(chain: ChainConfig, contractAddress: string, tokenId: string): Promise<boolean> {
+  const key = `${chain.chainId}:${contractAddress}:${tokenId}`;
+  if (burnedTokens.get(key)) return false;
+  const exists = (await erc721OwnerOf(chain.rpcUrl, contractAddress, tokenId)) !== null;
+  if (!exists) burnedTokens.set(key, true);
+  return exists;
 }
 
 /**
@@ -96,13 +127,17 @@ interface MetadataDrop {
  * plus the confirmation depth, decision 69), except while a claim or mint of the drop by the
  * service is pending: its per-token metadata is written when its receipt is applied, and the
  * drop's default served meanwhile would be kept by marketplaces. Drops number tokens from 1 up to
- * their supply, so ids outside that cost no chain read.
+ * their supply, so ids outside that cost no chain read; ids above what D1 knows were minted are
+ * answered by the chain's count of minted tokens (cached briefly), so only ids it has minted
+ * cost an `ownerOf`.
  */
 async function minted(chain: ChainConfig, drop: MetadataDrop, contractAddress: string, tokenId: string, hasAssetRow: boolean, mintPending: boolean): Promise<boolean> {
   if (hasAssetRow) return true;
-  if (tokenId === "0" || (drop.totalSupply !== null && BigInt(tokenId) > BigInt(drop.totalSupply))) return false;
+  const id = BigInt(tokenId);
+  if (id === 0n || id > MAX_TOKEN_ID || (drop.totalSupply !== null && id > BigInt(drop.totalSupply))) return false;
   if (mintPending) return false;
-  return (await erc721OwnerOf(chain.rpcUrl, contractAddress, tokenId)) !== null;
+  if (id >= BigInt(drop.nextTokenId) && id > (await chainMintedCount(chain, contractAddress))) return false;
+  return notBurned(chain, contractAddress, tokenId);
 }
 
 /**
@@ -122,7 +157,7 @@ export async function renderTokenMetadata(
   // `pending`, so "nothing pending" here means the document read below sees it (decision 93).
   const [dropRows, assetRows, pendingMints] = await ctx.db.batch([
     ctx.db
-      .select({ id: drops.id, totalSupply: drops.totalSupply, storage: drops.metadataStorageType })
+      .select({ id: drops.id, totalSupply: drops.totalSupply, nextTokenId: drops.nextTokenId, storage: drops.metadataStorageType })
       .from(drops)
       .where(and(eq(drops.chainId, chainId), eq(drops.contractAddress, contractAddress))),
     ctx.db
