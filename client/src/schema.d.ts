@@ -813,7 +813,10 @@ export interface components {
             schema?: "ERC721" | "ERC1155";
             name?: string;
             description?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s), ipfs://, ipns:// or ar:// URL, or a data: URL of a PNG, JPEG, GIF, WebP or AVIF image (no SVG or other data: URL: these reach every page that shows it)
+             */
             imageUrl?: string;
             /** @default false */
             isVerified?: boolean;
@@ -1152,9 +1155,15 @@ export interface components {
         TokenMetadata: {
             name: string;
             description?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s), ipfs://, ipns:// or ar:// URL, or a data: URL of a PNG, JPEG, GIF, WebP or AVIF image (no SVG or other data: URL: these reach every page that shows it)
+             */
             image?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s), ipfs://, ipns:// or ar:// URL, or a data: URL of a PNG, JPEG, GIF, WebP or AVIF image (no SVG or other data: URL: these reach every page that shows it)
+             */
             animationUrl?: string;
             /** Format: uri */
             externalUrl?: string;

@@ -226,8 +226,15 @@ export const PaginationSchema = z
   .openapi("Pagination");
 
 const LINK_PROTOCOLS = /^(https?|ipfs|ipns|ar)$/;
-const INLINE_MEDIA = /^data:(image|video|audio|model)\//i;
-const MEDIA_URL_ERROR = "must be an http(s), ipfs://, ipns:// or ar:// URL, or a data:image|video|audio|model/… URL";
+/**
+ * The only inline media: raster images, which no page runs. An SVG is a document that can carry
+ * script and links, and a page that shows `image` or `animationUrl` may open it as one; other
+ * data: URLs (HTML, video with embedded tracks, 3D scenes) are hosted (https, ipfs) instead.
+ * Matched on the value as sent, from its first character: a space or tab anywhere in the media
+ * type fails it, so no spelling that a browser would read as another type gets through.
+ */
+const INLINE_RASTER_IMAGE = /^data:image\/(png|jpeg|gif|webp|avif)(;[^,]*)?,/i;
+const MEDIA_URL_ERROR = "must be an http(s), ipfs://, ipns:// or ar:// URL, or a data: URL of a PNG, JPEG, GIF, WebP or AVIF image";
 
 /**
  * A link stored for others to follow: http(s), ipfs://, ipns:// or ar://. Not javascript:, file:
@@ -235,12 +242,16 @@ const MEDIA_URL_ERROR = "must be an http(s), ipfs://, ipns:// or ar:// URL, or a
  */
 export const LinkUrl = z.url({ protocol: LINK_PROTOCOLS, error: "must be an http(s), ipfs://, ipns:// or ar:// URL" }).max(2048);
 
-/** Media: a link as LinkUrl, or inline as a data: URL of an image, video, audio or 3D model (on-chain art). */
+/**
+ * Media (token `image` and `animationUrl`, a collection's `imageUrl`, and any media field added
+ * later): a link as LinkUrl, or inline as a data: URL of a raster image (on-chain art).
+ */
 export const MediaUrl = z
   .url({ error: MEDIA_URL_ERROR })
   .max(2048)
   // Not a URL at all is the check above's issue alone.
   .refine((value) => {
     const url = URL.parse(value);
-    return url === null || INLINE_MEDIA.test(value) || LINK_PROTOCOLS.test(url.protocol.slice(0, -1));
-  }, { error: MEDIA_URL_ERROR });
+    return url === null || INLINE_RASTER_IMAGE.test(value) || LINK_PROTOCOLS.test(url.protocol.slice(0, -1));
+  }, { error: MEDIA_URL_ERROR })
+  .openapi({ description: "An http(s), ipfs://, ipns:// or ar:// URL, or a data: URL of a PNG, JPEG, GIF, WebP or AVIF image (no SVG or other data: URL: these reach every page that shows it)" });

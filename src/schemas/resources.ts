@@ -149,7 +149,7 @@ export const TokenMetadataSchema = z
     }
   })
   .openapi("TokenMetadata", {
-    description: `OpenSea-style token metadata, at most ${MAX_TOKEN_METADATA_BYTES} bytes as JSON. \`externalUrl\` is an http(s), ipfs://, ipns:// or ar:// URL; \`image\` and \`animationUrl\` may also be data: URLs of an image, video, audio or 3D model (javascript:, file: or data:text/html are a 400: these links reach every page that shows the token; host HTML animations at an https or ipfs URL).`,
+    description: `OpenSea-style token metadata, at most ${MAX_TOKEN_METADATA_BYTES} bytes as JSON. \`externalUrl\` is an http(s), ipfs://, ipns:// or ar:// URL; \`image\` and \`animationUrl\` may also be data: URLs of a PNG, JPEG, GIF, WebP or AVIF image (javascript:, file:, and every other data: URL, SVG and HTML included, are a 400: these links reach every page that shows the token; host SVG, HTML, video, audio and 3D media at an https or ipfs URL).`,
   });
 
 export type Listing = z.infer<typeof ListingSchema>;
