@@ -471,3 +471,14 @@ export const webhookDeliveries = sqliteTable(
     uniqueIndex("webhook_deliveries_event_endpoint_uq").on(t.eventId, t.endpointId),
   ],
 );
+
+/**
+ * A key the dashboard created, not yet shown: the flash that carries the plain key to the next
+ * page carries this nonce too, and the page that renders the key deletes the row first, so a
+ * replayed flash cookie shows no key (decision 121). Rows of flashes never rendered are deleted
+ * by the cron's sweep after `expires_at`.
+ */
+export const dashboardKeyDisplays = sqliteTable("dashboard_key_displays", {
+  nonce: text("nonce").primaryKey(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -241,6 +241,27 @@ describe("dashboard keys", () => {
     expect((await call("/v1/project-wallet", { secretKey: key })).status).toBe(200);
   });
 
+  it("shows a new key to one page only: its flash cookie sent again shows a notice instead", async () => {
+    const client = await asProject(a);
+    const posted = await client.post(`/dashboard/projects/${a.id}/keys`, { kind: "api" });
+    expect(posted.status, posted.html).toBe(303);
+    const flash = client.cookies.get("mintyard_flash")!;
+    const [first, second] = await Promise.all([client.get(posted.location!), client.get(posted.location!)]);
+    // Two pages racing for one flash: one shows the key.
+    const shown = [first, second].map((page) => createdKeyOf(page.html)).filter((match) => match !== null);
+    expect(shown).toHaveLength(1);
+    const key = shown[0]![2]!;
+    registerSecret(key, "plain API key created on the dashboard");
+    // Replayed within the cookie's 60 s: still sealed to this session, still fresh, and no key.
+    client.cookies.set("mintyard_flash", flash);
+    const replayed = await client.get(posted.location!);
+    expect(replayed.status).toBe(200);
+    expect(createdKeyOf(replayed.html)).toBeNull();
+    expect(replayed.html).not.toContain(key);
+    expect(pageText(replayed.html)).toContain("This key was shown once already and is not shown again");
+    expect((await call("/v1/drops", { apiKey: key })).status).toBe(200);
+  });
+
   it("revokes a key: the API refuses it at once", async () => {
     const client = await asProject(a);
     const { id, key } = await createKeyThroughDashboard(client, a.id, "api");

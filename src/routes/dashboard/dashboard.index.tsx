@@ -29,6 +29,7 @@ import {
 } from "../../services/dashboard/session";
 import { wellFormedKey } from "../../services/auth/keys";
 import { assertAdmin, assertProjectAccess, endSession, sessionStillValid, signIn } from "../../services/dashboard/sign-in";
+import { reserveKeyDisplay, showCreatedKeyOnce } from "../../services/dashboard/key-display";
 import { createProject, listProjects } from "../../services/projects";
 import {
   clearFlashCookie,
@@ -97,7 +98,7 @@ async function takeFlash(c: Ctx, session: Session): Promise<Flash | null> {
   const sealed = readFlashCookie(c);
   if (!sealed) return null;
   clearFlashCookie(c);
-  return openFlash(c.env.ADMIN_TOKEN, session, sealed);
+  return showCreatedKeyOnce(serviceContext(c.env), await openFlash(c.env.ADMIN_TOKEN, session, sealed));
 }
 
 async function redirectWithFlash(c: Ctx, session: Session, location: string, flash: Flash) {
@@ -256,7 +257,7 @@ dashboardRouter.post("/projects/:id/keys", async (c) => {
   try {
     const key = await createProjectKey(serviceContext(c.env), projectId, form.kind, session.kind === "project" ? session.keyId : null);
     return redirectWithFlash(c, session, `/dashboard/projects/${projectId}`, {
-      createdKey: { id: key.id, kind: key.kind, key: key.key, prefix: key.prefix },
+      createdKey: { id: key.id, kind: key.kind, key: key.key, prefix: key.prefix, displayNonce: await reserveKeyDisplay(serviceContext(c.env)) },
     });
   } catch (error) {
     return renderProject(c, session, projectId, { error: appErrorOnly(error) });

@@ -1,7 +1,7 @@
 // The dashboard's session, CSRF and flash tokens. Nothing here is stored: a session is a signed
 // claim `{kind, projectId?, keyId?, sid, exp}` (HMAC-SHA256), the CSRF token is an HMAC of the
 // session id, and a flash (the next page's notice, or a key shown once) is AES-GCM sealed to the
-// session. Every key is derived from ADMIN_TOKEN with HKDF, so rotating the token ends every
+// session (a created key's flash is single-use besides: key-display.ts). Every key is derived from ADMIN_TOKEN with HKDF, so rotating the token ends every
 // session and voids every outstanding flash; a token too short to resist offline guessing is
 // refused (services/auth/admin-token.ts). The credential itself never leaves the sign-in form.
 import { adminTokenUnusable, usableAdminToken } from "../auth/admin-token";
@@ -23,6 +23,8 @@ export interface CreatedKeyFlash {
   kind: "api" | "secret";
   key: string;
   prefix: string;
+  /** Consumed by the page that shows the key (key-display.ts): a replayed flash shows no key. */
+  displayNonce: string;
 }
 
 export interface Flash {

@@ -1,7 +1,7 @@
 // Time-based housekeeping that needs no chain log: listings past their end time leave `active`
 // or `inactive` (reads already hide them; the sweep keeps best-listing sorts and filters honest), listings
 // whose start time has come count for their token's best listing (decision 45), and
-// idempotency records past their 24 h are deleted.
+// idempotency records past their 24 h and dashboard key-display nonces past their 60 s are deleted.
 import { IN_R2_PATTERN } from "../idempotency-body";
 import { refreshBestListingsWhere, STARTING_ORDERS_INDEX } from "../orders/best-listing";
 
@@ -21,5 +21,7 @@ export async function sweepExpired(db: D1Database, nowMs: number): Promise<void>
     db.prepare("update orders set start_pending = 0 where start_pending = 1 and start_time <= ?").bind(nowMs),
     // Records whose body is in R2 go with their object (services/idempotency.ts).
     db.prepare("delete from idempotency_keys where expires_at <= ? and coalesce(response_body, '') not like ?").bind(nowMs, IN_R2_PATTERN),
+    // Flashes of created keys never rendered (decision 121).
+    db.prepare("delete from dashboard_key_displays where expires_at <= ?").bind(nowMs),
   ]);
 }
