@@ -1111,7 +1111,7 @@ export interface components {
             symbol?: string;
             /** @description Omitted = unlimited */
             totalSupply?: number;
-            /** @description Public claim price in whole currency units (0.01 = 0.01 ETH); default 0 */
+            /** @description Public claim price in whole currency units (0.01 = 0.01 ETH); default 0. The contract keeps it as a uint96 in the currency's smallest unit: at most 79228162514.26433 for 18 decimals (the native currency); a currency with more decimals allows less, and a price over its bound is a 400 on body.unitPrice naming it */
             unitPrice?: number;
             /**
              * Format: date-time

@@ -10,6 +10,14 @@ const DEFAULT_CHAIN = 1868;
  * 2,000,000 bytes; a 1 MiB body can decode to about 3 MB (each invalid UTF-8 byte becomes U+FFFD).
  */
 const MAX_OVERRIDE_METADATA_BYTES = 1_000_000;
+/**
+ * The largest `unitPrice` (whole units) the native currency's 18 decimals fit into the contract's
+ * uint96 price: (2^96 − 1) / 10^18 = 79228162514.264337593543950335, down to the largest JSON
+ * number whose decimal form converts to at most that (the next one up, 79228162514.26434, is over
+ * it). Stated for 18 decimals, the native currency's; a currency with more decimals has a lower
+ * bound, which deploy checks against its decimals() (decision 122).
+ */
+export const MAX_NATIVE_UNIT_PRICE = 79228162514.26433;
 const ChainIdWithDefault = z.number().int("must be an integer").positive("must be positive").default(DEFAULT_CHAIN).openapi({ example: 1868 });
 const ProjectIdBody = Uuid.optional().openapi({ description: "Must be the key's own project when given (403 otherwise)" });
 
@@ -22,7 +30,14 @@ export const DeployDropBody = z
     description: z.string().max(5000).optional(),
     symbol: z.string().trim().min(1).max(16).optional().openapi({ description: "Defaults to the upper-cased leading letters of the name's words" }),
     totalSupply: z.number().int().min(1).max(1_000_000_000).optional().openapi({ description: "Omitted = unlimited" }),
-    unitPrice: z.number().min(0).max(1e12).optional().openapi({ description: "Public claim price in whole currency units (0.01 = 0.01 ETH); default 0" }),
+    unitPrice: z
+      .number()
+      .min(0)
+      .max(MAX_NATIVE_UNIT_PRICE, `must be at most ${MAX_NATIVE_UNIT_PRICE} (the contract's uint96 price at 18 decimals)`)
+      .optional()
+      .openapi({
+        description: `Public claim price in whole currency units (0.01 = 0.01 ETH); default 0. The contract keeps it as a uint96 in the currency's smallest unit: at most ${MAX_NATIVE_UNIT_PRICE} for 18 decimals (the native currency); a currency with more decimals allows less, and a price over its bound is a 400 on body.unitPrice naming it`,
+      }),
     startTime: z.iso
       .datetime({ offset: true })
       .refine((value) => Date.parse(value) >= 0, "must be 1970-01-01T00:00:00Z or later")

@@ -7,10 +7,11 @@ import { env } from "cloudflare:workers";
 import { encodeFunctionData, keccak256, type Address, type Hex } from "viem";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dropErc721Abi } from "../../src/chain/artifacts/drop-erc721";
-import { metadataBaseUri } from "../../src/services/drops/deploy-drop";
+import { MAX_UNIT_PRICE } from "../../src/chain/drop-contract";
+import { metadataBaseUri, toSmallestUnit } from "../../src/services/drops/deploy-drop";
 import { chainClient, contractAnswering, ETHER, ownerOf } from "../helpers/chain";
 import { claimConfirmed, deployConfirmedDrop } from "../helpers/drops";
-import { call } from "../helpers/http";
+import { call, expectEnvelope } from "../helpers/http";
 import { createTestProject, type TestProject } from "../helpers/projects";
 import { freshWallet } from "../helpers/wallets";
 
@@ -90,6 +91,31 @@ describe("a drop deployed through the API", () => {
       const answer = await SELF.fetch(`${baseUri}1`);
       expect(((await answer.json()) as { error: { message: string } }).error.message).toBe("no drop at this contract");
     }
+  });
+
+  it("takes the OpenAPI maximum unitPrice for the native currency, and refuses anything above it with a 400", async () => {
+    const document = (await call("/openapi.json")).body;
+    const maximum = document.components.schemas.DeployDropRequest.properties.unitPrice.maximum as number;
+    const drop = await deploy({ name: "Priciest", metadataStorageType: "self-hosted", baseUri: "https://example.com/priciest/", unitPrice: maximum });
+    const { unitPrice } = await read<{ unitPrice: bigint }>(drop.contractAddress, "claimConditions");
+    // (2^96 − 1) / 10^18 = 79228162514.264337593543950335, as far as a JSON number can say it.
+    expect(maximum).toBe(79228162514.26433);
+    expect(unitPrice).toBe(79_228_162_514_264_330_000_000_000_000n);
+    expect(unitPrice <= MAX_UNIT_PRICE).toBe(true);
+    // The maximum is the largest such number: the next one up no longer fits the uint96.
+    const nextUp = (value: number) => new Float64Array(new BigInt64Array([new BigInt64Array(new Float64Array([value]).buffer)[0]! + 1n]).buffer)[0]!;
+    expect(() => toSmallestUnit(nextUp(maximum), 18, "body.unitPrice")).toThrow(/too large/);
+
+    const refused = (body: Record<string, unknown>) => call("/v1/project-wallet/drops/deploy", { secretKey: project.secretKey, body });
+    const selfHosted = { name: "Too dear", metadataStorageType: "self-hosted", baseUri: "https://example.com/dear/" };
+    for (const above of [nextUp(maximum), maximum + 1]) {
+      const error = expectEnvelope(await refused({ ...selfHosted, unitPrice: above }), 400, "validation_error");
+      expect(error.details).toEqual([{ path: "body.unitPrice", message: `must be at most ${maximum} (the contract's uint96 price at 18 decimals)` }]);
+    }
+    // 24 decimals: the same uint96 holds 10^6 times fewer whole units; the 400 names that bound.
+    const twentyFour = await contractAnswering((24).toString(16).padStart(64, "0"));
+    const error = expectEnvelope(await refused({ ...selfHosted, currencyAddress: twentyFour, unitPrice: 79_228.17 }), 400, "validation_error");
+    expect(error.details).toEqual([{ path: "body.unitPrice", message: "is too large for this currency: at most 79228.162514264337593543950335 (the contract's uint96 price, in units of 10^-24)" }]);
   });
 
   it("prices in the currency's own decimals", async () => {

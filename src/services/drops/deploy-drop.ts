@@ -52,13 +52,23 @@ export function defaultSymbol(name: string): string {
   return initials || "DROP";
 }
 
-/** A decimal amount in whole units (0.01) → smallest units, exactly, or a 400 naming the field. */
+/** `value` smallest units as whole units in decimal, without trailing zeros. */
+function wholeUnits(value: bigint, decimals: number): string {
+  const unit = 10n ** BigInt(decimals);
+  const fraction = (value % unit).toString().padStart(decimals, "0").replace(/0+$/, "");
+  return fraction ? `${value / unit}.${fraction}` : String(value / unit);
+}
+
+/**
+ * A decimal amount in whole units (0.01) → smallest units, exactly, or a 400 naming the field.
+ * The schema bounds the amount for 18 decimals; the bound of the currency's own decimals is here.
+ */
 export function toSmallestUnit(amount: number, decimals: number, field: string): bigint {
   const text = amount.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 });
   const [whole, fraction = ""] = text.split(".");
   if (fraction.length > decimals) throw validationError(field, `has more than ${decimals} decimal places for this currency`);
   const value = BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0");
-  if (value > MAX_UNIT_PRICE) throw validationError(field, "is too large");
+  if (value > MAX_UNIT_PRICE) throw validationError(field, `is too large for this currency: at most ${wholeUnits(MAX_UNIT_PRICE, decimals)} (the contract's uint96 price, in units of 10^-${decimals})`);
   // Below about 5e-21 the number prints as "0": a price that small must not make the drop free.
   if (value === 0n && amount > 0) throw validationError(field, `has more than ${decimals} decimal places for this currency`);
   return value;
