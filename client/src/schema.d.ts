@@ -1446,12 +1446,41 @@ export interface components {
             orderHash: string;
         } | {
             signature: string;
-            parameters: components["schemas"]["OrderComponents"];
+            parameters: components["schemas"]["SubmittedOrderComponents"];
             /**
              * @default 1868
              * @example 1868
              */
             chainId?: number;
+        };
+        /** @description Seaport 1.6 OrderComponents as a client built them; integers as decimal strings, 0x-hex strings or numbers (as seaport-js sends them). Exactly these fields: any other, `__proto__` and `constructor` included, is a 400 naming its path */
+        SubmittedOrderComponents: {
+            offerer: string;
+            zone: string;
+            offer: {
+                itemType: number;
+                token: string;
+                identifierOrCriteria: string | number;
+                startAmount: string | number;
+                endAmount: string | number;
+            }[];
+            consideration: {
+                itemType: number;
+                token: string;
+                identifierOrCriteria: string | number;
+                startAmount: string | number;
+                endAmount: string | number;
+                recipient: string;
+            }[];
+            orderType: number;
+            startTime: string | number;
+            endTime: string | number;
+            zoneHash: string;
+            salt: string | number;
+            conduitKey: string;
+            counter: string | number;
+            /** @description Seaport's OrderParameters field, which seaport-js sends beside the components: accepted and ignored (it is not signed, and the order is stored as its components) */
+            totalOriginalConsiderationItems?: string | number;
         };
         OrderPage: {
             data: components["schemas"]["Order"][];

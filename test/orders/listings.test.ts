@@ -62,6 +62,9 @@ describe("listings from an independent client (seaport-js)", () => {
     expect(status, JSON.stringify(body)).toBe(201);
     expect(body.orderHash).toBe(listing.orderHash.toLowerCase());
     expect(listing.signature.length).toBe(2 + 128); // seaport-js signs EIP-2098 compact
+    // Its parameters carry OrderParameters' totalOriginalConsiderationItems beside the components:
+    // the one field beyond them that submission accepts.
+    expect(Object.keys(listing.parameters)).toContain("totalOriginalConsiderationItems");
     expect(body).toMatchObject({ status: "active", unitPrice: price.toString(), quantity: "1", priceSymbol: "ETH", tokenId: "1", chainId: 1868 });
     expect(body.offerer.toLowerCase()).toBe(seller.address);
 
@@ -150,6 +153,22 @@ describe("what a listing must satisfy", () => {
     for (const [parameters, path] of cases) {
       const error = expectEnvelope(await submit({ signature, parameters, chainId: 1868 }), 400, "validation_error");
       expect(error.details?.map((d) => d.path), path).toContain(path);
+    }
+    // Exactly Seaport's fields, as every body is strict: anything else is named where it is, even
+    // the keys JSON.parse keeps as own properties that objects also inherit.
+    const raw = (parameters: string) => call("/v1/orders", { apiKey: project.apiKey, rawBody: `{"signature":"${signature}","chainId":1868,"parameters":${parameters}}` });
+    const withKey = (json: string, key: string) => `${json.slice(0, -1)},${JSON.stringify(key)}:{"isAdmin":true}}`;
+    const orderJson = JSON.stringify(order);
+    const unknown: [string, string][] = [
+      [JSON.stringify({ ...order, royaltyBps: 500 }), "body.parameters.royaltyBps"],
+      [withKey(orderJson, "__proto__"), "body.parameters.__proto__"],
+      [withKey(orderJson, "constructor"), "body.parameters.constructor"],
+      [orderJson.replace('"offer":[{', '"offer":[{"__proto__":{"isAdmin":true},'), "body.parameters.offer.0.__proto__"],
+      [JSON.stringify({ ...order, consideration: [{ ...order.consideration[0], memo: "x" }, ...order.consideration.slice(1)] }), "body.parameters.consideration.0.memo"],
+    ];
+    for (const [parameters, path] of unknown) {
+      const error = expectEnvelope(await raw(parameters), 400, "validation_error");
+      expect(error.details, path).toEqual([{ path, message: "unknown field" }]);
     }
     expectEnvelope(await submit({ signature: "0x1234", parameters: order, chainId: 1868 }), 422, "invalid_signature");
     // 78 digits pass the digit count but not uint256 (viem would refuse to hash them).

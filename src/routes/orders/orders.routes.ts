@@ -30,25 +30,43 @@ const OrderHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex
 const Uint = z.union([z.string(), z.number()]);
 /** Far more than a listing needs (one NFT; the offerer's payment and the fees). */
 const MAX_ORDER_ITEMS = 100;
-const OrderItem = z.object({ itemType: z.number().int(), token: z.string(), identifierOrCriteria: Uint, startAmount: Uint, endAmount: Uint });
-const ConsiderationItem = OrderItem.extend({ recipient: z.string() });
+// Exactly Seaport's fields, strict like every other body (decision 29): an unknown field, or a
+// `__proto__` or `constructor` key, is a 400 naming its path rather than dropped unseen.
+const OrderItem = z.strictObject({ itemType: z.number().int(), token: z.string(), identifierOrCriteria: Uint, startAmount: Uint, endAmount: Uint });
+const ConsiderationItem = z.strictObject({ ...OrderItem.shape, recipient: z.string() });
+
+/** Seaport 1.6 OrderComponents, field by field. */
+const orderComponentsShape = {
+  offerer: z.string(),
+  zone: z.string(),
+  // Bounded so a body of thousands of empty items cannot make zod build millions of issues.
+  offer: z.array(OrderItem).max(MAX_ORDER_ITEMS),
+  consideration: z.array(ConsiderationItem).max(MAX_ORDER_ITEMS),
+  orderType: z.number().int(),
+  startTime: Uint,
+  endTime: Uint,
+  zoneHash: z.string(),
+  salt: Uint,
+  conduitKey: z.string(),
+  counter: Uint,
+};
 
 export const OrderComponentsSchema = z
-  .object({
-    offerer: z.string(),
-    zone: z.string(),
-    // Bounded so a body of thousands of empty items cannot make zod build millions of issues.
-    offer: z.array(OrderItem).max(MAX_ORDER_ITEMS),
-    consideration: z.array(ConsiderationItem).max(MAX_ORDER_ITEMS),
-    orderType: z.number().int(),
-    startTime: Uint,
-    endTime: Uint,
-    zoneHash: z.string(),
-    salt: Uint,
-    conduitKey: z.string(),
-    counter: Uint,
-  })
+  .strictObject(orderComponentsShape)
   .openapi("OrderComponents", { description: "Seaport 1.6 OrderComponents; integers as decimal strings (0x-hex strings and numbers are accepted too, as seaport-js sends them)" });
+
+/** What POST /v1/orders accepts: the components, and the one OrderParameters field seaport-js sends beside them. */
+export const SubmittedOrderComponentsSchema = z
+  .strictObject({
+    ...orderComponentsShape,
+    totalOriginalConsiderationItems: Uint.optional().openapi({
+      description: "Seaport's OrderParameters field, which seaport-js sends beside the components: accepted and ignored (it is not signed, and the order is stored as its components)",
+    }),
+  })
+  .openapi("SubmittedOrderComponents", {
+    description:
+      "Seaport 1.6 OrderComponents as a client built them; integers as decimal strings, 0x-hex strings or numbers (as seaport-js sends them). Exactly these fields: any other, `__proto__` and `constructor` included, is a 400 naming its path",
+  });
 
 export const OrderSchema = ListingSchema.extend({
   chainId: z.number().int(),
@@ -219,7 +237,7 @@ const OrderSignature = Hex.max(2 + 2 * MAX_SIGNATURE_BYTES, `must be at most ${M
 export const SubmitOrderBody = z
   .union([
     z.strictObject({ signature: OrderSignature, orderHash: OrderHash }),
-    z.strictObject({ signature: OrderSignature, parameters: OrderComponentsSchema, chainId: ChainIdBody.default(1868) }),
+    z.strictObject({ signature: OrderSignature, parameters: SubmittedOrderComponentsSchema, chainId: ChainIdBody.default(1868) }),
   ])
   .openapi("SubmitOrderRequest", {
     description:
