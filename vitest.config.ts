@@ -9,11 +9,11 @@ import { TEST_ADMIN_TOKEN, TEST_WALLET_MNEMONIC } from "./test/fixtures/secrets.
 // anvil, whose recent blocks it rewrites (test/reorg/global-setup.ts); "limits" runs with a tiny
 // per-key rate limit; "contracts" runs the Solidity suite in Node against its own anvil;
 // "client" runs the Node tests that need neither workerd nor a chain: the typed client's
-// (webhook signatures, OpenAPI lint, generated files current) and the docs' reference check;
-// "layers" checks src/'s import rules with dependency-cruiser (.dependency-cruiser.cjs);
-// "migrations" applies the migration files that move data to SQLite in Node; "ops" runs the
-// operator's commands (contracts:deploy, doctor) against anvils of their own; "browser" drives
-// the dashboard and /docs (network blocked) in Chromium against the real stack
+// (webhook signatures, OpenAPI lint, generated files current), the docs' reference check and the
+// dev scripts' lock; "layers" checks src/'s import rules with dependency-cruiser
+// (.dependency-cruiser.cjs); "migrations" applies the migration files that move data to SQLite in
+// Node; "ops" runs the operator's commands (contracts:deploy, doctor) against anvils of their own;
+// "browser" drives the dashboard and /docs (network blocked) in Chromium against the real stack
 // (scripts/lib/stack.mjs).
 
 type Inject = (
@@ -93,7 +93,7 @@ export default defineConfig(async () => {
         workerProject({
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/contracts/**", "test/docs/**", "test/faults/**", "test/layers/**", "test/limits/**", "test/migrations/**", "test/ops/**", "test/reorg/**"],
+          exclude: ["test/contracts/**", "test/docs/**", "test/faults/**", "test/layers/**", "test/limits/**", "test/migrations/**", "test/ops/**", "test/reorg/**", "test/scripts/**"],
           globalSetup: "./test/global-setup.ts",
           migrations,
           bindings: (inject) => ({
@@ -136,7 +136,7 @@ export default defineConfig(async () => {
           test: {
             name: "client",
             environment: "node",
-            include: ["client/test/**/*.test.ts", "test/docs/**/*.test.ts"],
+            include: ["client/test/**/*.test.ts", "test/docs/**/*.test.ts", "test/scripts/**/*.test.ts"],
             // The reference check reads the whole repository: seconds on a loaded machine.
             testTimeout: 60_000,
           },

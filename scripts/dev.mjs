@@ -11,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { freePort } from "./lib/anvil.mjs";
+import { acquireDevLock } from "./lib/dev-lock.mjs";
 import { ROOT, createFundedProject, portIsFree, startStack, stepPrinter, stopChildren } from "./lib/stack.mjs";
 
 const DEV_DIR = path.join(ROOT, ".dev");
@@ -32,6 +33,8 @@ async function shutdown(code = 0) {
 }
 
 async function main() {
+  // Before anything is wiped or written: a second run in this checkout is refused, naming the first's pid.
+  process.on("exit", acquireDevLock(DEV_DIR).release);
   process.on("SIGINT", () => shutdown(0));
   process.on("SIGTERM", () => shutdown(0));
   const step = stepPrinter();
