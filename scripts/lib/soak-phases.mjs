@@ -22,15 +22,16 @@ export function statsSince(before, now) {
   };
 }
 
-/** Share of the requests answered when the open-files baseline is taken: the load is at full concurrency by then. */
-export const FILES_START_AT = 0.05;
+/** The open-files baseline is the highest sample until this share of the requests is answered: full load, before the first anvil-side fault. */
+export const FILES_START_UNTIL = 0.1;
 
 /**
  * workerd's open files over the run, sampled every `everyMs` by a timer of its own (a leak can
  * rise and wedge the service between two status lines): `idle` before the first claim, `start`
- * once FILES_START_AT of the requests are answered, `peak` over the run, `end` when it is over.
- * The baseline is taken under load because every live Durable Object holds three files: the idle
- * figure says nothing about what the same load needs.
+ * the highest sample until FILES_START_UNTIL of the requests are answered, `peak` over the
+ * run, `end` when it is over. The baseline is taken under load because every live Durable
+ * Object holds three files: the idle figure says nothing about what the same load needs, and
+ * one early sample would catch the backlog still building.
  */
 export function openFilesWatch({ wranglerPid, answeredShare, everyMs = 2000 }) {
   const figures = { idle: null, start: null, peak: null, end: null, limit: null, series: [] };
@@ -41,7 +42,8 @@ export function openFilesWatch({ wranglerPid, answeredShare, everyMs = 2000 }) {
     figures.limit ??= now.limit;
     figures.series.push({ t: Math.round((performance.now() - began) / 100) / 10, ...now, limit: undefined });
     if (!figures.peak || now.fds > figures.peak.fds) figures.peak = now;
-    if (!figures.start && answeredShare() >= FILES_START_AT) figures.start = now;
+    const share = answeredShare();
+    if (share > 0 && share <= FILES_START_UNTIL && (!figures.start || now.fds > figures.start.fds)) figures.start = now;
     return now;
   };
   figures.idle = sample();

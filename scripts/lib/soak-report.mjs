@@ -7,7 +7,7 @@ import { markdownTable, row } from "./bench-report.mjs";
 import { percentile } from "./load.mjs";
 import { formatTimeline, nonceHistory } from "./soak-evidence.mjs";
 import { describe } from "./soak-faults.mjs";
-import { FILES_START_AT } from "./soak-phases.mjs";
+import { FILES_START_UNTIL } from "./soak-phases.mjs";
 
 export const HEADER = ["figure", "value", "unit", "expected", "ratio", "target", "result"];
 
@@ -80,7 +80,7 @@ function openFilesRows(files) {
   const target = openFilesTarget(start.fds);
   return [
     row(`workerd open files before the first claim${parts(idle)}`, idle?.fds ?? null, "files"),
-    row(`workerd open files at the start of the load, ${Math.round(FILES_START_AT * 100)} % answered${parts(start)}`, start.fds, "files"),
+    row(`workerd open files at the start of the load, highest until ${Math.round(FILES_START_UNTIL * 100)} % answered${parts(start)}`, start.fds, "files"),
     row(`workerd open files, peak of 2 s samples${parts(peak)}`, peak.fds, "files", { baseline: start.fds, target: `≤ 2 × start + 500 = ${target}`, pass: peak.fds <= target }),
     row(`workerd open files at the end, settled${parts(end)}`, end?.fds ?? null, "files", { baseline: start.fds, target: `≤ ${target}`, pass: Boolean(end) && end.fds <= target }),
     row("workerd open files limit (ulimit -n)", limit, "files"),
@@ -123,6 +123,7 @@ export function docSection({ settings, source, rows, lines, passed, problems = [
     `- **Keys**: wrangler.toml limits each key to 3,000 requests a minute. The soak creates ${settings.secretKeys} secret keys and ${settings.apiKeys} API keys for its project and sends claims round-robin over the secret keys (reads over the API keys), so it measures the engine, not the limiter.`,
     `- **Faults**: the proxy fails ${settings.failProbability * 100} % of all calls and delays ${settings.delayProbability * 100} % of the rest by up to ${settings.maxDelayMs / 1000} s (a higher delay share still finishes but mostly adds latency), from the first claim until nothing is pending; at ${settings.dropsAt.map((a) => `${a * 100} %`).join(" and ")} of the requests (or as soon after as two of the wallet's claim transactions are ready in the pool, not queued behind a gap), interval mining is paused, two of them are dropped with \`anvil_dropTransaction\` (anvil drops every later nonce of the wallet with them) and mining resumes; at ${settings.spikeAt * 100} % the next block's base fee is set to ${settings.spikeFactor}× the highest fee cap pending or quoted (on this idle devnet the base fee has decayed to a few wei while the tip is 1 gwei, so ${settings.spikeFactor}× the base fee alone would strand nothing; the multiple of the base fee is in the fault lines).`,
     `- **Checks**: requests (status, x-request-id, predicted token, transaction id), the API (each accepted claim's transaction by id once nothing is pending, or after a cap of ${settings.settleTimeoutS / 60} min), and the chain read straight from anvil: every block of the run scanned for the wallet's transactions (so a transaction the service never reported is seen), each recipient's \`balanceOf\` and the predicted token's \`ownerOf\`, the wallet's nonces. Lost = the predicted token is not the recipient's and the transaction is not confirmed; duplicated = a recipient got more than one mint transaction or more than one token; a nonce gap = a nonce between the start and end nonce that no mined transaction used, or a transaction stuck in the pool at the end.`,
+    `- **Open files**: workerd's (both of wrangler dev's workerd processes), split into sockets and SQLite files, sampled every 2 s: the peak and the end must stay within 2 × the highest sample of the first ${Math.round(FILES_START_UNTIL * 100)} % of requests + 500. A leak of connections grows without bound; each live Durable Object holds three files, and those come and go with the backlog of pending transactions.`,
     `- **Verdict**: ${passed ? "**PASS**" : "**FAIL**"} — ${checks.length - failed.length} of ${checks.length} checks pass${failed.length ? ` (failing: ${failed.map((r) => r.name).join("; ")})` : ""}. Rates and latency are reported, not judged.`,
     ``,
     markdownTable(rows, HEADER),
